@@ -1,0 +1,94 @@
+/**
+ * Provider options (medusa-config `providers[].options`), validated with zod at boot by `validateOptions`.
+ * Messages name the option and say what to put there, because the reader is a store owner editing medusa-config.ts.
+ * `privateKey` may be PEM text or a path to a PEM file; it is resolved (read) once at construction, never logged.
+ */
+import { readFileSync } from "node:fs"
+import { z } from "zod"
+
+const url = (name: string) =>
+  z
+    .string({ error: `${name} is required: the full URL, e.g. "https://example.com"` })
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v), { message: `${name} must be an http(s) URL, e.g. "https://example.com"` })
+
+const nonEmpty = (name: string, hint: string) =>
+  z.string({ error: `${name} is required: ${hint}` }).trim().min(1, { message: `${name} must not be empty: ${hint}` })
+
+const idString = (name: string) =>
+  z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v).trim())
+    .refine((v) => /^[0-9]+$/.test(v), { message: `${name} must be the numeric id from your PaynetEasy account, e.g. "1111"` })
+
+const positiveMs = (name: string) =>
+  z.number({ error: `timeouts.${name} must be a number of milliseconds` }).int().positive({
+    message: `timeouts.${name} must be a positive number of milliseconds`,
+  })
+
+export const optionsSchema = z
+  .object({
+    baseUrl: url("baseUrl (the gateway base URL including its path prefix, e.g. \"https://sandbox.payneteasy.com/paynet\")"),
+    endpointId: idString("endpointId").optional(),
+    endpointGroupId: idString("endpointGroupId").optional(),
+    login: nonEmpty("login", "the merchant login PaynetEasy gave you"),
+    controlKey: nonEmpty("controlKey", "the merchant control key (a secret) PaynetEasy gave you"),
+    privateKey: z.string().trim().min(1, { message: "privateKey must be PEM text or a path to a PEM file" }).optional(),
+    capture: z
+      .enum(["manual", "automatic"], { error: 'capture must be "manual" (preauth, capture later) or "automatic" (sale)' })
+      .default("manual"),
+    flow: z
+      .enum(["hosted", "direct"], { error: 'flow must be "hosted" (gateway payment page) or "direct" (card fields posted to your backend)' })
+      .default("hosted"),
+    backendUrl: url("backendUrl (the public URL of this Medusa backend, used for the callback and return addresses)"),
+    storefrontReturnUrl: url("storefrontReturnUrl (where shoppers land after paying)").optional(),
+    timeouts: z
+      .object({
+        connectMs: positiveMs("connectMs").optional(),
+        headersMs: positiveMs("headersMs").optional(),
+        bodyMs: positiveMs("bodyMs").optional(),
+      })
+      .optional(),
+    signatureMethods: z.record(z.string(), z.string()).optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (!o.endpointId === !o.endpointGroupId) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["endpointId"],
+        message: "set exactly one of endpointId or endpointGroupId (both are numeric ids from your PaynetEasy account)",
+      })
+    }
+  })
+
+export type PaynetEasyOptionsInput = z.input<typeof optionsSchema>
+export type PaynetEasyOptions = z.output<typeof optionsSchema>
+
+/** Validates options and returns them parsed; throws an Error listing every problem in store-owner language. */
+export function parseOptions(raw: unknown): PaynetEasyOptions {
+  const result = optionsSchema.safeParse(raw ?? {})
+  if (result.success) {
+    return result.data
+  }
+  const lines = result.error.issues.map((i) => {
+    const path = i.path.join(".")
+    return `- ${path ? `${path}: ` : ""}${i.message}`
+  })
+  throw new Error(`PaynetEasy payment provider options are invalid (medusa-config.ts, payment module providers):\n${lines.join("\n")}`)
+}
+
+/** PEM text is used as is; anything else is treated as a file path and read. The key never appears in errors. */
+export function resolvePrivateKey(value: string | undefined): string | undefined {
+  if (!value) {
+    return undefined
+  }
+  if (value.includes("-----BEGIN")) {
+    return value
+  }
+  try {
+    return readFileSync(value, "utf8")
+  } catch (e) {
+    throw new Error(
+      `PaynetEasy option privateKey is neither PEM text nor a readable file (${(e as NodeJS.ErrnoException).code ?? "read error"} for the given path)`
+    )
+  }
+}
