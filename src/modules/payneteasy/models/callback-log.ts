@@ -1,0 +1,43 @@
+/**
+ * Callback log: one row per distinct gateway event (server callback, shopper return, or an outcome the
+ * reconciliation job learned by asking STATUS).
+ *
+ * Why a table with a uniqueness rule: the gateway retries a callback up to 30 times over 14 days until it gets a
+ * 200, and may send the same one twice even after a 200 (gateway notes §7: "check status, type, orderid and
+ * client_orderid"). The unique index on (source, orderid, client_orderid, type, status) makes the second insert fail,
+ * so a duplicate is recorded once and processed once. `source` is part of the key so that the shopper's return
+ * (which never counts as the outcome) cannot shadow the server callback carrying the same four values.
+ *
+ * `params` holds the request as received minus secrets and card data (no control, PAN, CVV; see scrub-params.ts).
+ * `outcome` says what our processing did with the event; `outcome_detail` says why, in words an admin can act on.
+ */
+import { model } from "@medusajs/framework/utils"
+
+export const CALLBACK_SOURCES = ["callback", "return", "reconcile"] as const
+export const CALLBACK_OUTCOMES = ["received", "processed", "ignored", "failed"] as const
+
+export const PaynetEasyCallback = model
+  .define("payneteasy_callback", {
+    id: model.id({ prefix: "pnecb" }).primaryKey(),
+    source: model.enum([...CALLBACK_SOURCES]).default("callback"),
+    provider_id: model.text(),
+    session_id: model.text().nullable(),
+    orderid: model.text(),
+    client_orderid: model.text(),
+    type: model.text(),
+    status: model.text(),
+    amount: model.text().nullable(),
+    currency: model.text().nullable(),
+    error_code: model.text().nullable(),
+    error_message: model.text().nullable(),
+    action: model.text().nullable(),
+    params: model.json(),
+    outcome: model.enum([...CALLBACK_OUTCOMES]).default("received"),
+    outcome_detail: model.text().nullable(),
+    received_at: model.dateTime(),
+    processed_at: model.dateTime().nullable(),
+  })
+  .indexes([
+    { name: "IDX_payneteasy_callback_event_unique", on: ["source", "orderid", "client_orderid", "type", "status"], unique: true },
+    { name: "IDX_payneteasy_callback_session_id", on: ["session_id"] },
+  ])

@@ -1,0 +1,105 @@
+/**
+ * Service of our `payneteasy` module: the generated CRUD for the callback log and the reconciliation state, plus the
+ * two operations whose correctness depends on the database rather than on process memory:
+ * - `recordCallback`: insert-or-find on the event's unique key, so N identical callbacks make one row;
+ * - `claimDue`: take the reconciliation rows that are due and push their next check forward in the same statement,
+ *   so two instances running the job at the same moment do not both check the same session.
+ */
+import { MedusaService, InjectManager, MedusaContext } from "@medusajs/framework/utils"
+import type { Context } from "@medusajs/framework/types"
+import { PaynetEasyCallback } from "./models/callback-log"
+import { PaynetEasyReconciliation } from "./models/reconciliation"
+
+export type CallbackRow = {
+  id: string
+  source: "callback" | "return" | "reconcile"
+  provider_id: string
+  session_id: string | null
+  orderid: string
+  client_orderid: string
+  type: string
+  status: string
+  amount: string | null
+  currency: string | null
+  error_code: string | null
+  error_message: string | null
+  action: string | null
+  params: Record<string, unknown>
+  outcome: "received" | "processed" | "ignored" | "failed"
+  outcome_detail: string | null
+  received_at: Date
+  processed_at: Date | null
+}
+
+export type NewCallback = Omit<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at">
+
+export type ReconciliationRow = {
+  id: string
+  session_id: string
+  provider_id: string
+  state: "pending" | "final" | "flagged"
+  started_at: Date
+  next_check_at: Date
+  last_checked_at: Date | null
+  checks: number
+  last_status: string | null
+  note: string | null
+}
+
+class PaynetEasyModuleService extends MedusaService({ PaynetEasyCallback, PaynetEasyReconciliation }) {
+  /**
+   * Records a callback once. Returns the row and whether this call created it. A concurrent duplicate loses the race
+   * on the unique index (Postgres 23505) and gets the winner's row back.
+   */
+  async recordCallback(input: NewCallback): Promise<{ row: CallbackRow; created: boolean }> {
+    const key = {
+      source: input.source,
+      orderid: input.orderid,
+      client_orderid: input.client_orderid,
+      type: input.type,
+      status: input.status,
+    }
+    const [existing] = (await this.listPaynetEasyCallbacks(key, { take: 1 })) as unknown as CallbackRow[]
+    if (existing) {
+      return { row: existing, created: false }
+    }
+    try {
+      const row = (await this.createPaynetEasyCallbacks({ ...input, outcome: "received" } as any)) as unknown as CallbackRow
+      return { row, created: true }
+    } catch (e) {
+      const [winner] = (await this.listPaynetEasyCallbacks(key, { take: 1 })) as unknown as CallbackRow[]
+      if (winner) {
+        return { row: winner, created: false }
+      }
+      throw e
+    }
+  }
+
+  /**
+   * Claims up to `limit` due reconciliation rows: one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) moves
+   * their `next_check_at` forward by `leaseMs`, so a concurrent claimer skips them. Returns the claimed rows.
+   */
+  @InjectManager()
+  async claimDue(
+    now: Date,
+    limit: number,
+    leaseMs: number,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<ReconciliationRow[]> {
+    const manager = sharedContext.manager as any
+    const knex = manager.getKnex()
+    const lease = new Date(now.getTime() + leaseMs)
+    const rows = await knex.raw(
+      `update payneteasy_reconciliation set next_check_at = ?, updated_at = now()
+       where id in (
+         select id from payneteasy_reconciliation
+         where state = 'pending' and deleted_at is null and next_check_at <= ?
+         order by next_check_at asc limit ? for update skip locked)
+       returning id, session_id, provider_id, state, started_at, next_check_at, last_checked_at, checks, last_status, note`,
+      [lease, now, limit]
+    )
+    return rows.rows as ReconciliationRow[]
+  }
+}
+
+export default PaynetEasyModuleService
