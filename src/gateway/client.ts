@@ -1,0 +1,83 @@
+/**
+ * PaynetEasyClient: one merchant account, one keep-alive connection pool, one method per call.
+ *
+ * `request(op, fields)` validates and signs (request.ts), POSTs, and maps the reply (response.ts).
+ *
+ * Re-sending rule (ARCHITECTURE reliability rules; gateway notes §13): a money-moving operation
+ * (table movesMoney=true) is sent once. If it times out or the reply is lost after the connection was made, the
+ * client throws GatewayTransportError{indeterminate:true} and the caller must ask STATUS before any re-send.
+ * Read-only operations are retried on transient failures (transport errors, HTTP 5xx) up to `readRetries`
+ * times with a short backoff, each attempt freshly signed (new OAuth nonce and timestamp).
+ */
+import { resolveConfig, type GatewayConfig, type ResolvedConfig } from "./config"
+import { GatewayError, GatewayInputError, GatewayServerError, GatewayTransportError } from "./errors"
+import { oauthNonce } from "./oauth"
+import { OPERATIONS, type OperationName, type OperationResponse, type OperationSpec } from "./operations"
+import { prepareRequest, type RequestFields } from "./request"
+import { interpretReply } from "./response"
+import { HttpTransport } from "./transport"
+
+/** Backoff before retry n (1-based) of a read-only operation. */
+const backoffMs = (attempt: number): number => 100 * 2 ** (attempt - 1) + Math.floor(Math.random() * 50)
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Whether a failed read-only attempt is worth repeating. */
+function isTransient(error: unknown): boolean {
+  if (error instanceof GatewayTransportError) return true
+  return error instanceof GatewayServerError && (error.httpStatus ?? 0) >= 500
+}
+
+export class PaynetEasyClient {
+  private readonly config: ResolvedConfig
+  private readonly transport: HttpTransport
+  private readonly secrets: readonly string[]
+
+  /** Throws GatewayConfigError on an incomplete or invalid configuration. */
+  constructor(config: GatewayConfig) {
+    this.config = resolveConfig(config)
+    this.secrets = [this.config.controlKey, ...(config.privateKeyPem ? [config.privateKeyPem] : [])]
+    this.transport = new HttpTransport(this.config.baseUrl, this.config.timeouts)
+  }
+
+  /**
+   * Sends one operation. `fields` use the API's own names; `amount` is a major-unit decimal string ("10.42").
+   * Resolves with the reply validated by the operation's zod schema (unknown keys kept); rejects with a
+   * GatewayError subclass.
+   */
+  async request<N extends OperationName>(op: N, fields: RequestFields): Promise<OperationResponse<N>> {
+    const spec = (OPERATIONS as Record<string, OperationSpec>)[op]
+    if (!spec) throw new GatewayInputError(`unknown operation "${String(op).slice(0, 40)}"`)
+    const attempts = spec.movesMoney ? 1 : 1 + this.config.readRetries
+    let lastError: unknown
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) await sleep(backoffMs(attempt - 1))
+      try {
+        return (await this.once(op, spec, fields)) as OperationResponse<N>
+      } catch (error) {
+        lastError = error
+        if (spec.movesMoney || !isTransient(error)) break
+      }
+    }
+    throw lastError instanceof GatewayError
+      ? lastError
+      : new GatewayError(`${spec.name}: unexpected failure`, { operation: spec.name, secrets: this.secrets, cause: lastError })
+  }
+
+  private async once(op: OperationName, spec: OperationSpec, fields: RequestFields): Promise<Record<string, unknown>> {
+    const prepared = prepareRequest(op, spec, fields, this.config, {
+      nonce: oauthNonce(),
+      timestamp: Math.floor(Date.now() / 1000),
+    })
+    const reply = await this.transport.post(prepared.path, prepared.headers, prepared.body, {
+      operation: spec.name,
+      secrets: this.secrets,
+    })
+    return interpretReply(spec, reply, this.secrets)
+  }
+
+  /** Closes the connection pool. */
+  async close(): Promise<void> {
+    await this.transport.close()
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Reading a gateway reply body into a flat record.
+ *
+ * Two formats exist (gateway notes §2):
+ * - JSON, when the request says `Accept: application/vnd.pay+json` (what this client sends). Ids such as
+ *   `paynet-order-id` may be JSON numbers; a number literal with more than 15 digits would lose precision in a
+ *   double, so such literals are turned into strings before `JSON.parse` (Node 20 has no reviver source text).
+ * - The legacy form: `key=value\n&key=value\n…` — x-www-form-urlencoded with a 0x0A after every value. Every
+ *   value is trimmed and percent-decoded exactly once (the `html` 3DS form arrives encoded once; decoding it
+ *   twice corrupts it — php-library commit d36c0c9).
+ *
+ * Unknown keys are kept. An unreadable body → GatewayProtocolError.
+ */
+import { GatewayProtocolError } from "./errors"
+
+/** More digits than a double holds exactly (2^53 has 16 digits; 15 are always safe). */
+const MAX_SAFE_DIGITS = 15
+
+/**
+ * Rewrites number literals with more than 15 digits into JSON strings, leaving everything inside strings
+ * untouched. `{"id":12345678901234567890}` → `{"id":"12345678901234567890"}`.
+ */
+export function quoteLongNumbers(json: string): string {
+  let out = ""
+  let i = 0
+  const n = json.length
+  while (i < n) {
+    const c = json[i]
+    if (c === '"') {
+      // Copy a string literal verbatim, honouring escapes.
+      let j = i + 1
+      while (j < n && json[j] !== '"') j += json[j] === "\\" ? 2 : 1
+      out += json.slice(i, j + 1)
+      i = j + 1
+    } else if (c === "-" || (c >= "0" && c <= "9")) {
+      let j = i + 1
+      while (j < n && /[0-9eE.+\-]/.test(json[j])) j++
+      const literal = json.slice(i, j)
+      const digits = literal.replace(/[eE][+\-]?\d+$/, "").replace(/[^0-9]/g, "").replace(/^0+(?=\d)/, "")
+      out += digits.length > MAX_SAFE_DIGITS && /^-?\d+(\.\d+)?$/.test(literal) ? `"${literal}"` : literal
+      i = j
+    } else {
+      out += c
+      i++
+    }
+  }
+  return out
+}
+
+/** JSON.parse that keeps long number literals exact (as strings). */
+export function parseJsonExact(text: string): unknown {
+  return JSON.parse(quoteLongNumbers(text))
+}
+
+/** Legacy `key=value\n&key=value\n` body: decoded once, keys and values trimmed, last duplicate wins. */
+export function parseFormBody(text: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of new URLSearchParams(text.trim())) {
+    const name = key.trim()
+    if (name) out[name] = value.trim()
+  }
+  return out
+}
+
+/**
+ * Parses a reply body in either format. JSON is recognised by its first non-blank character (`{`), whatever
+ * the Content-Type says (the legacy format comes as text/html). Throws GatewayProtocolError when unreadable.
+ */
+export function parseGatewayBody(text: string): Record<string, unknown> {
+  const body = text.trim()
+  if (body === "") throw new GatewayProtocolError("empty reply body")
+  if (body.startsWith("{") || body.startsWith("[")) {
+    let parsed: unknown
+    try {
+      parsed = parseJsonExact(body)
+    } catch {
+      throw new GatewayProtocolError("reply is not valid JSON")
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new GatewayProtocolError("JSON reply is not an object")
+    }
+    return parsed as Record<string, unknown>
+  }
+  if (body.startsWith("<")) throw new GatewayProtocolError("reply is HTML, not a gateway response")
+  const form = parseFormBody(body)
+  if (Object.keys(form).length === 0 || !body.includes("=")) {
+    throw new GatewayProtocolError("reply is neither JSON nor key=value form data")
+  }
+  return form
+}

@@ -1,0 +1,99 @@
+/**
+ * HTTP transport on undici: one keep-alive connection pool per client, explicit timeouts, and a classification
+ * of failures by whether the request may have reached the gateway.
+ *
+ * `indeterminate` (GatewayTransportError) is false only when the request certainly was not sent — the
+ * connection was never established (refused, DNS failure, connect timeout, TLS handshake failure). Anything
+ * later (headers or body timeout, reset, closed socket, a broken reply) is true: the gateway may have acted on
+ * the request, so a money-moving request must be followed by STATUS, never re-sent.
+ */
+import { Pool } from "undici"
+import { GatewayTransportError } from "./errors"
+import type { RawReply } from "./response"
+
+export interface TransportTimeouts {
+  connectMs: number
+  headersMs: number
+  bodyMs: number
+}
+
+export const DEFAULT_TIMEOUTS: TransportTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 }
+
+/** Error codes raised before any byte of the request could reach the server. */
+const NOT_SENT_CODES = new Set([
+  "UND_ERR_CONNECT_TIMEOUT", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME",
+  "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ENETDOWN", "EADDRNOTAVAIL", "EADDRINUSE",
+  "UND_ERR_DESTROYED", "UND_ERR_CLOSED", "UND_ERR_INVALID_ARG",
+  "DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "ERR_TLS_CERT_ALTNAME_INVALID",
+])
+
+function errorCode(error: unknown): string | undefined {
+  let e: unknown = error
+  for (let depth = 0; depth < 4 && e && typeof e === "object"; depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === "string") return code
+    e = (e as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** Whether a failure means the request certainly did not reach the server. */
+export function certainlyNotSent(error: unknown): boolean {
+  const code = errorCode(error)
+  return code !== undefined && NOT_SENT_CODES.has(code)
+}
+
+function describe(code: string | undefined): string {
+  switch (code) {
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return "connect timeout"
+    case "UND_ERR_HEADERS_TIMEOUT":
+      return "timed out waiting for the reply headers"
+    case "UND_ERR_BODY_TIMEOUT":
+      return "timed out reading the reply body"
+    case "UND_ERR_SOCKET":
+      return "connection closed by the other side"
+    case undefined:
+      return "network error"
+    default:
+      return code
+  }
+}
+
+export class HttpTransport {
+  private readonly pool: Pool
+  private readonly basePath: string
+
+  constructor(baseUrl: string, timeouts: TransportTimeouts) {
+    const url = new URL(baseUrl)
+    this.basePath = url.pathname.replace(/\/+$/, "")
+    this.pool = new Pool(url.origin, {
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+      keepAliveTimeout: 4_000,
+      pipelining: 1,
+    })
+  }
+
+  /** POSTs `body` to basePath + `path`. Resolves with any HTTP status; rejects with GatewayTransportError. */
+  async post(path: string, headers: Record<string, string>, body: string, context: { operation: string; secrets: readonly string[] }): Promise<RawReply> {
+    try {
+      const response = await this.pool.request({ method: "POST", path: this.basePath + path, headers, body })
+      const text = await response.body.text()
+      return { status: response.statusCode, body: text }
+    } catch (error) {
+      const code = errorCode(error)
+      const indeterminate = !certainlyNotSent(error)
+      throw new GatewayTransportError(
+        `${context.operation}: ${describe(code)}${indeterminate ? " (the request may have reached the gateway)" : " (request not sent)"}`,
+        { operation: context.operation, indeterminate, secrets: context.secrets, cause: error },
+      )
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close()
+  }
+}
