@@ -1,4 +1,6 @@
-// Unit tests: src/**/__tests__/*.unit.spec.ts. Integration tests: integration-tests/http/*.spec.ts (real Medusa + Postgres).
+// Unit tests: src/**/__tests__/*.unit.spec.ts (TEST_TYPE=unit).
+// Integration tests: integration-tests/http/*.spec.ts (TEST_TYPE=integration:http) — a real Medusa app + Postgres;
+// integration-tests/setup/global-setup.js finds a Postgres (env, localhost:5432) or starts an embedded one.
 module.exports = {
   transform: {
     "^.+\\.[jt]sx?$": [
@@ -14,6 +16,11 @@ module.exports = {
 const type = process.env.TEST_TYPE
 if (type === "integration:http") {
   module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s"]
+  module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
+  module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
+  module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
+  // Booting Medusa (migrations for every module) takes tens of seconds on 2 cores; hooks share this limit.
+  module.exports.testTimeout = 240000
 } else if (type === "unit") {
   module.exports.testMatch = ["**/src/**/__tests__/**/*.unit.spec.[jt]s"]
 }

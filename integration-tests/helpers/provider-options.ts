@@ -1,0 +1,42 @@
+/**
+ * The provider options the test app registers, built from env the harness sets in beforeAll:
+ * `PAYNETEASY_SANDBOX_URL` (useSandbox) and `PAYNETEASY_TEST_BACKEND_URL` (useBackendPort).
+ * Three registrations of the same provider, so specs can exercise each flow/capture mode:
+ *   payneteasy → pp_payneteasy_payneteasy (hosted page, manual capture = preauth)
+ *   direct     → pp_payneteasy_direct     (direct card API, manual capture)
+ *   auto       → pp_payneteasy_auto       (hosted page, automatic capture = sale)
+ */
+import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
+import { BACKEND_URL_ENV } from "./backend-url"
+
+export const SANDBOX_URL_ENV = "PAYNETEASY_SANDBOX_URL"
+
+/** Used only when a spec boots the app without useSandbox(): the provider still validates, nothing answers there. */
+const UNSET_SANDBOX_URL = "http://127.0.0.1:9/paynet-sandbox-not-started"
+
+export const PROVIDER_IDS = {
+  hosted: "pp_payneteasy_payneteasy",
+  direct: "pp_payneteasy_direct",
+  auto: "pp_payneteasy_auto",
+} as const
+
+export type TestProviderKey = "payneteasy" | "direct" | "auto"
+
+export function testProviderOptions(key: TestProviderKey) {
+  const base = {
+    baseUrl: process.env[SANDBOX_URL_ENV] || UNSET_SANDBOX_URL,
+    endpointId: DEFAULT_SANDBOX_MERCHANT.endpointIds[0],
+    login: DEFAULT_SANDBOX_MERCHANT.login,
+    controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey,
+    backendUrl: process.env[BACKEND_URL_ENV] || `http://127.0.0.1:${process.env.PORT || 9000}`,
+    timeouts: { connectMs: 2000, headersMs: 10000, bodyMs: 10000 },
+  }
+  switch (key) {
+    case "payneteasy":
+      return { ...base, flow: "hosted" as const, capture: "manual" as const }
+    case "direct":
+      return { ...base, flow: "direct" as const, capture: "manual" as const }
+    case "auto":
+      return { ...base, flow: "hosted" as const, capture: "automatic" as const }
+  }
+}

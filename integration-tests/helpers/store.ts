@@ -1,0 +1,331 @@
+/**
+ * Seeding and storefront helpers for integration specs: build a minimal sellable store with Medusa's own core-flows
+ * workflows (the same ones the starter seed script uses), then drive the Store API over HTTP exactly as a storefront
+ * does (publishable key header, cart → shipping method → payment collection → payment session → complete).
+ *
+ * Seed in a `beforeAll` inside `testSuite`: the runner snapshots the database at the first `beforeEach` (after the
+ * suite's beforeAll hooks) and restores that snapshot before every test, so seeded data and the admin user survive
+ * between tests while everything a test creates is rolled back.
+ *
+ * Amounts are Medusa amounts: major units (10.42 = €10.42). Pass decimal strings when exactness matters.
+ */
+import {
+  createApiKeysWorkflow,
+  createProductsWorkflow,
+  createRegionsWorkflow,
+  createSalesChannelsWorkflow,
+  createShippingOptionsWorkflow,
+  createShippingProfilesWorkflow,
+  createStockLocationsWorkflow,
+  createUserAccountWorkflow,
+  linkSalesChannelsToApiKeyWorkflow,
+  linkSalesChannelsToStockLocationWorkflow,
+} from "@medusajs/medusa/core-flows"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { PROVIDER_IDS } from "./provider-options"
+
+/** The subset of the runner's axios instance the helpers use (`api` from medusaIntegrationTestRunner's testSuite). */
+export interface Api {
+  get<T = any>(url: string, config?: { headers?: Record<string, string> }): Promise<{ status: number; data: T }>
+  post<T = any>(url: string, body?: unknown, config?: { headers?: Record<string, string> }): Promise<{ status: number; data: T }>
+  delete<T = any>(url: string, config?: { headers?: Record<string, string> }): Promise<{ status: number; data: T }>
+}
+
+export type Amount = number | string
+
+export interface SeedStoreOptions {
+  /** ISO 4217, lower-case as Medusa stores it. Default "eur". */
+  currency?: string
+  /** ISO 3166-1 alpha-2, lower-case. Default ["de"]. The first one is used for the test shipping address. */
+  countries?: string[]
+  /** Payment provider ids enabled on the region. Default: all three test registrations (payneteasy, direct, auto). */
+  paymentProviders?: string[]
+  /** Unit price of the test product in major units. Default "10.42". */
+  unitPrice?: Amount
+  /** Flat shipping price in major units. Default 0, so the cart total is unitPrice × quantity (no taxes configured). */
+  shippingPrice?: Amount
+  /** Suffix for names, so a spec can seed twice. Default: random. */
+  tag?: string
+}
+
+export interface StoreFixture {
+  currency: string
+  countryCode: string
+  regionId: string
+  salesChannelId: string
+  publishableKey: string
+  stockLocationId: string
+  shippingProfileId: string
+  shippingOptionId: string
+  productId: string
+  variantId: string
+  unitPrice: Amount
+  shippingPrice: Amount
+}
+
+/** Creates region (currency + providers), sales channel, publishable key, stock location + fulfillment, shipping
+ *  profile/option and one published product with one priced variant (no inventory management). */
+export async function seedStore(container: MedusaContainer, options: SeedStoreOptions = {}): Promise<StoreFixture> {
+  const currency = (options.currency ?? "eur").toLowerCase()
+  const countries = (options.countries ?? ["de"]).map((c) => c.toLowerCase())
+  const tag = options.tag ?? Math.random().toString(36).slice(2, 8)
+  const unitPrice = options.unitPrice ?? "10.42"
+  const shippingPrice = options.shippingPrice ?? 0
+  const paymentProviders = options.paymentProviders ?? Object.values(PROVIDER_IDS)
+  const link = container.resolve(ContainerRegistrationKeys.LINK)
+
+  const {
+    result: [salesChannel],
+  } = await createSalesChannelsWorkflow(container).run({
+    input: { salesChannelsData: [{ name: `PaynetEasy test channel ${tag}` }] },
+  })
+
+  const {
+    result: [apiKey],
+  } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: `PaynetEasy test storefront ${tag}`, type: "publishable", created_by: "" }] },
+  })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: apiKey.id, add: [salesChannel.id] } })
+
+  const {
+    result: [region],
+  } = await createRegionsWorkflow(container).run({
+    input: {
+      regions: [
+        {
+          name: `PaynetEasy test region ${tag}`,
+          currency_code: currency,
+          countries,
+          payment_providers: paymentProviders,
+        },
+      ],
+    },
+  })
+
+  const {
+    result: [stockLocation],
+  } = await createStockLocationsWorkflow(container).run({
+    input: { locations: [{ name: `PaynetEasy test warehouse ${tag}`, address: { address_1: "1 Test St", city: "Berlin", country_code: countries[0] } }] },
+  })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: stockLocation.id, add: [salesChannel.id] } })
+
+  const fulfillment = container.resolve(Modules.FULFILLMENT)
+  const fulfillmentSet = await fulfillment.createFulfillmentSets({
+    name: `PaynetEasy test shipping ${tag}`,
+    type: "shipping",
+    service_zones: [
+      { name: `PaynetEasy test zone ${tag}`, geo_zones: countries.map((country_code) => ({ type: "country" as const, country_code })) },
+    ],
+  })
+  await link.create([
+    { [Modules.STOCK_LOCATION]: { stock_location_id: stockLocation.id }, [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" } },
+    { [Modules.STOCK_LOCATION]: { stock_location_id: stockLocation.id }, [Modules.FULFILLMENT]: { fulfillment_set_id: fulfillmentSet.id } },
+  ])
+
+  const {
+    result: [shippingProfile],
+  } = await createShippingProfilesWorkflow(container).run({
+    input: { data: [{ name: `PaynetEasy test profile ${tag}`, type: "default" }] },
+  })
+
+  const {
+    result: [shippingOption],
+  } = await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: `Standard ${tag}`,
+        price_type: "flat",
+        provider_id: "manual_manual",
+        service_zone_id: fulfillmentSet.service_zones[0].id,
+        shipping_profile_id: shippingProfile.id,
+        type: { label: "Standard", description: "Test shipping", code: `standard-${tag}` },
+        prices: [
+          { currency_code: currency, amount: shippingPrice as number },
+          { region_id: region.id, amount: shippingPrice as number },
+        ],
+        rules: [
+          { attribute: "enabled_in_store", value: "true", operator: "eq" },
+          { attribute: "is_return", value: "false", operator: "eq" },
+        ],
+      },
+    ],
+  })
+
+  const {
+    result: [product],
+  } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        {
+          title: `PaynetEasy test product ${tag}`,
+          status: "published",
+          shipping_profile_id: shippingProfile.id,
+          options: [{ title: "Size", values: ["One size"] }],
+          variants: [
+            {
+              title: "One size",
+              sku: `PNE-TEST-${tag}`,
+              manage_inventory: false,
+              options: { Size: "One size" },
+              prices: [{ currency_code: currency, amount: unitPrice as number }],
+            },
+          ],
+          sales_channels: [{ id: salesChannel.id }],
+        },
+      ],
+    },
+  })
+
+  return {
+    currency,
+    countryCode: countries[0],
+    regionId: region.id,
+    salesChannelId: salesChannel.id,
+    publishableKey: apiKey.token,
+    stockLocationId: stockLocation.id,
+    shippingProfileId: shippingProfile.id,
+    shippingOptionId: shippingOption.id,
+    productId: product.id,
+    variantId: product.variants[0].id,
+    unitPrice,
+    shippingPrice,
+  }
+}
+
+/** Headers a storefront sends to /store/* routes. */
+export function storeHeaders(store: Pick<StoreFixture, "publishableKey">): { headers: Record<string, string> } {
+  return { headers: { "x-publishable-api-key": store.publishableKey } }
+}
+
+export interface AdminAuth {
+  headers: { authorization: string }
+  token: string
+  userId: string
+  email: string
+  password: string
+}
+
+/**
+ * Creates an admin user the way Medusa does it (emailpass register → user account workflow → login) and returns
+ * `{ headers: { authorization: "Bearer <jwt>" } }` for /admin/* calls. Real auth routes, real password hashing.
+ */
+export async function createAdminUser(
+  api: Api,
+  container: MedusaContainer,
+  email = `admin-${Math.random().toString(36).slice(2, 8)}@payneteasy.test`,
+  password = "payneteasy-test-password"
+): Promise<AdminAuth> {
+  const registered = await api.post<{ token: string }>("/auth/user/emailpass/register", { email, password })
+  const authIdentityId = jwtPayload(registered.data.token).auth_identity_id
+  if (typeof authIdentityId !== "string") {
+    throw new Error("registration token carries no auth_identity_id")
+  }
+  const { result: user } = await createUserAccountWorkflow(container).run({
+    input: { authIdentityId, userData: { email, first_name: "Test", last_name: "Admin" } },
+  })
+  const login = await api.post<{ token: string }>("/auth/user/emailpass", { email, password })
+  return { headers: { authorization: `Bearer ${login.data.token}` }, token: login.data.token, userId: user.id, email, password }
+}
+
+function jwtPayload(token: string): Record<string, unknown> {
+  const part = token.split(".")[1] ?? ""
+  return JSON.parse(Buffer.from(part, "base64url").toString("utf8"))
+}
+
+export interface CartOptions {
+  quantity?: number
+  email?: string
+}
+
+/** POST /store/carts with one line of the seeded variant and a shipping address in the region's first country. */
+export async function createCart(api: Api, store: StoreFixture, options: CartOptions = {}) {
+  const { data } = await api.post<{ cart: any }>(
+    "/store/carts",
+    {
+      region_id: store.regionId,
+      sales_channel_id: store.salesChannelId,
+      email: options.email ?? "shopper@payneteasy.test",
+      currency_code: store.currency,
+      items: [{ variant_id: store.variantId, quantity: options.quantity ?? 1 }],
+      shipping_address: {
+        first_name: "Test",
+        last_name: "Shopper",
+        address_1: "1 Shopper Way",
+        city: "Berlin",
+        postal_code: "10115",
+        country_code: store.countryCode,
+        phone: "+49301234567",
+      },
+      billing_address: {
+        first_name: "Test",
+        last_name: "Shopper",
+        address_1: "1 Shopper Way",
+        city: "Berlin",
+        postal_code: "10115",
+        country_code: store.countryCode,
+      },
+    },
+    storeHeaders(store)
+  )
+  return data.cart
+}
+
+/** POST /store/carts/:id/shipping-methods with the seeded shipping option. */
+export async function addShippingMethod(api: Api, store: StoreFixture, cartId: string) {
+  const { data } = await api.post<{ cart: any }>(
+    `/store/carts/${cartId}/shipping-methods`,
+    { option_id: store.shippingOptionId },
+    storeHeaders(store)
+  )
+  return data.cart
+}
+
+/** POST /store/payment-collections for the cart. */
+export async function createPaymentCollection(api: Api, store: StoreFixture, cartId: string) {
+  const { data } = await api.post<{ payment_collection: any }>("/store/payment-collections", { cart_id: cartId }, storeHeaders(store))
+  return data.payment_collection
+}
+
+/** POST /store/payment-collections/:id/payment-sessions — calls the provider's initiatePayment. Returns the collection
+ *  and the session for `providerId`. `data` is what a storefront would send (never card data for the hosted flow). */
+export async function initiatePaymentSession(
+  api: Api,
+  store: StoreFixture,
+  paymentCollectionId: string,
+  providerId: string = PROVIDER_IDS.hosted,
+  data?: Record<string, unknown>
+) {
+  const res = await api.post<{ payment_collection: any }>(
+    `/store/payment-collections/${paymentCollectionId}/payment-sessions`,
+    { provider_id: providerId, ...(data ? { data } : {}) },
+    storeHeaders(store)
+  )
+  const collection = res.data.payment_collection
+  const session = (collection.payment_sessions ?? []).find((s: any) => s.provider_id === providerId)
+  return { paymentCollection: collection, session }
+}
+
+/** POST /store/carts/:id/complete. Medusa answers 200 with `{ type: "order", order }` or `{ type: "cart", cart, error }`. */
+export async function completeCart(api: Api, store: StoreFixture, cartId: string) {
+  const { data } = await api.post<{ type: "order" | "cart"; order?: any; cart?: any; error?: any }>(
+    `/store/carts/${cartId}/complete`,
+    {},
+    storeHeaders(store)
+  )
+  return data
+}
+
+/** The whole storefront checkout up to (not including) completion: cart → shipping → collection → session. */
+export async function checkoutToPaymentSession(
+  api: Api,
+  store: StoreFixture,
+  providerId: string = PROVIDER_IDS.hosted,
+  options: CartOptions & { sessionData?: Record<string, unknown> } = {}
+) {
+  const created = await createCart(api, store, options)
+  const cart = await addShippingMethod(api, store, created.id)
+  const collection = await createPaymentCollection(api, store, cart.id)
+  const { paymentCollection, session } = await initiatePaymentSession(api, store, collection.id, providerId, options.sessionData)
+  return { cart, paymentCollection, session }
+}

@@ -1,0 +1,46 @@
+/**
+ * Medusa config of the integration-test app (used by medusaIntegrationTestRunner with `cwd: TEST_APP_DIR`).
+ * - The payment module gets this repo's provider FROM SOURCE (absolute path to src/providers/payneteasy) three times:
+ *   ids payneteasy / direct / auto (see helpers/provider-options.ts), all against the local sandbox.
+ * - The plugin itself (src/api routes, src/modules, subscribers, jobs, workflows, links) is loaded from source through
+ *   a symlinked plugin package (helpers/source-plugin.ts).
+ * - databaseUrl is replaced by the runner with its per-suite database; admin is disabled by the runner.
+ * Evaluated once per spec file, inside the runner's beforeAll — after useSandbox()/useBackendPort() set the env.
+ */
+import { defineConfig, Modules } from "@medusajs/framework/utils"
+import { PROVIDER_SOURCE } from "./helpers/paths"
+import { testProviderOptions } from "./helpers/provider-options"
+import { sourcePluginDir } from "./helpers/source-plugin"
+
+const secret = "payneteasy-integration-test-secret"
+
+export default defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      storeCors: "*",
+      adminCors: "*",
+      authCors: "*",
+      jwtSecret: secret,
+      cookieSecret: secret,
+    },
+  },
+  admin: { disable: true },
+  plugins: [{ resolve: sourcePluginDir(), options: {} }],
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      key: Modules.PAYMENT,
+      options: {
+        // The payment module processes webhook events after this delay (default 5000 ms); keep tests quick.
+        webhook_delay: 50,
+        webhook_retries: 3,
+        providers: [
+          { resolve: PROVIDER_SOURCE, id: "payneteasy", options: testProviderOptions("payneteasy") },
+          { resolve: PROVIDER_SOURCE, id: "direct", options: testProviderOptions("direct") },
+          { resolve: PROVIDER_SOURCE, id: "auto", options: testProviderOptions("auto") },
+        ],
+      },
+    },
+  ],
+})
