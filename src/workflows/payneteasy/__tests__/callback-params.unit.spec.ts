@@ -1,0 +1,50 @@
+import { coreFields, MalformedCallbackError, readParams, storableParams } from "../callback-params"
+
+const base = {
+  status: "approved", orderid: "314201", client_orderid: "payses_01ABC", merchant_order: "payses_01ABC",
+  type: "sale", amount: "10.42", currency: "eur", control: "10b4c5aa", error_message: "null",
+}
+
+describe("callback params", () => {
+  it("merges query and body, and reads the core fields (merchant_order is the same as client_orderid)", () => {
+    const params = readParams({ status: "approved", orderid: "314201" }, { ...base })
+    const core = coreFields(params, { requireType: true })
+    expect(core).toEqual({
+      status: "approved", orderid: "314201", clientOrderId: "payses_01ABC", type: "sale", amount: "10.42",
+      currency: "EUR", errorCode: undefined, errorMessage: undefined,
+    })
+  })
+
+  it("falls back to merchant_order when client_orderid is absent", () => {
+    const { client_orderid: _c, ...rest } = base
+    expect(coreFields(readParams(rest), { requireType: true }).clientOrderId).toBe("payses_01ABC")
+  })
+
+  it("refuses a field given twice with different values (which one did the control cover?)", () => {
+    expect(() => readParams({ status: ["approved", "declined"] })).toThrow(MalformedCallbackError)
+    expect(() => readParams({ status: "approved" }, { status: "declined" })).toThrow(MalformedCallbackError)
+    expect(readParams({ status: ["approved", "approved"] })).toEqual({ status: "approved" })
+  })
+
+  it("refuses nested objects and missing core fields", () => {
+    expect(() => readParams({ status: { a: 1 } })).toThrow(MalformedCallbackError)
+    const { control: _c, ...noControl } = base
+    expect(() => coreFields(readParams(noControl), { requireType: true })).toThrow(/control/)
+    const { type: _t, ...noType } = base
+    expect(() => coreFields(readParams(noType), { requireType: true })).toThrow(/type/)
+    expect(coreFields(readParams(noType), { requireType: false }).type).toBe("")
+  })
+
+  it("refuses client_orderid and merchant_order that disagree", () => {
+    expect(() => coreFields(readParams({ ...base, merchant_order: "payses_OTHER" }), { requireType: true })).toThrow(
+      /differ/
+    )
+  })
+
+  it("stores no control and no card number", () => {
+    const stored = storableParams(readParams({ ...base, "credit-card-number": "4444555566661111", comment: "card 4444555566661111" }))
+    expect(stored.control).toBeUndefined()
+    expect(JSON.stringify(stored)).not.toContain("4444555566661111")
+    expect(stored.orderid).toBe("314201")
+  })
+})
