@@ -47,6 +47,9 @@ export function maskPan(text: string): string {
 const KEY_VALUE_TEXT =
   /(["']?)([A-Za-z][A-Za-z0-9_\-]*)\1(\s*(?:=|:)\s*)("(?:[^"\\]|\\.)*"|'[^']*'|[^&\s,;}\]"']*)/g
 
+/** Keys masked in objects but not in text, where `Authorization: OAuth k="v"` keeps its shape (oauth_signature is masked). */
+const TEXT_EXEMPT = new Set(["authorization"])
+
 function scrubText(text: string, secrets: readonly string[]): string {
   let out = text
   // PEM blocks first: a private key pasted anywhere disappears whole.
@@ -55,11 +58,10 @@ function scrubText(text: string, secrets: readonly string[]): string {
     if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED)
   }
   out = out.replace(KEY_VALUE_TEXT, (whole, quote: string, key: string, sep: string, value: string) => {
-    if (!isSensitiveKey(key) || value === "") return whole
+    if (!isSensitiveKey(key) || TEXT_EXEMPT.has(normalizeKey(key)) || value === "" || value.includes(REDACTED.slice(0, -1))) return whole
     const q = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : ""
     return `${quote}${key}${quote}${sep}${q}${REDACTED}${q}`
   })
-  // `Authorization: OAuth k="v", …` keeps its shape but loses the signature (handled above by key name).
   return maskPan(out)
 }
 
