@@ -6,10 +6,10 @@
 import { readFileSync } from "node:fs"
 import { z } from "zod"
 
-const url = (name: string) =>
+const url = (name: string, hint: string) =>
   z
-    .string({ error: `${name} is required: the full URL, e.g. "https://example.com"` })
-    .refine((v) => /^https?:\/\/[^\s]+$/.test(v), { message: `${name} must be an http(s) URL, e.g. "https://example.com"` })
+    .string({ error: `${name} is required: ${hint}` })
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v), { message: `${name} must be an http(s) URL: ${hint}` })
 
 const nonEmpty = (name: string, hint: string) =>
   z.string({ error: `${name} is required: ${hint}` }).trim().min(1, { message: `${name} must not be empty: ${hint}` })
@@ -27,7 +27,7 @@ const positiveMs = (name: string) =>
 
 export const optionsSchema = z
   .object({
-    baseUrl: url("baseUrl (the gateway base URL including its path prefix, e.g. \"https://sandbox.payneteasy.com/paynet\")"),
+    baseUrl: url("baseUrl", 'the gateway base URL including its path prefix, e.g. "https://sandbox.payneteasy.com/paynet"'),
     endpointId: idString("endpointId").optional(),
     endpointGroupId: idString("endpointGroupId").optional(),
     login: nonEmpty("login", "the merchant login PaynetEasy gave you"),
@@ -39,8 +39,8 @@ export const optionsSchema = z
     flow: z
       .enum(["hosted", "direct"], { error: 'flow must be "hosted" (gateway payment page) or "direct" (card fields posted to your backend)' })
       .default("hosted"),
-    backendUrl: url("backendUrl (the public URL of this Medusa backend, used for the callback and return addresses)"),
-    storefrontReturnUrl: url("storefrontReturnUrl (where shoppers land after paying)").optional(),
+    backendUrl: url("backendUrl", 'the public URL of this Medusa backend (callback and return addresses), e.g. "https://api.myshop.com"'),
+    storefrontReturnUrl: url("storefrontReturnUrl", 'where shoppers land after paying, e.g. "https://myshop.com/checkout/result"').optional(),
     timeouts: z
       .object({
         connectMs: positiveMs("connectMs").optional(),
@@ -48,7 +48,9 @@ export const optionsSchema = z
         bodyMs: positiveMs("bodyMs").optional(),
       })
       .optional(),
-    signatureMethods: z.record(z.string(), z.string()).optional(),
+    signatureMethods: z
+      .record(z.string(), z.enum(["HMAC-SHA1", "RSA-SHA256"], { error: 'signatureMethods values must be "HMAC-SHA1" or "RSA-SHA256"' }))
+      .optional(),
   })
   .superRefine((o, ctx) => {
     if (!o.endpointId === !o.endpointGroupId) {
@@ -71,7 +73,7 @@ export function parseOptions(raw: unknown): PaynetEasyOptions {
   }
   const lines = result.error.issues.map((i) => {
     const path = i.path.join(".")
-    return `- ${path ? `${path}: ` : ""}${i.message}`
+    return `- ${path && !i.message.startsWith(path) ? `${path}: ` : ""}${i.message}`
   })
   throw new Error(`PaynetEasy payment provider options are invalid (medusa-config.ts, payment module providers):\n${lines.join("\n")}`)
 }

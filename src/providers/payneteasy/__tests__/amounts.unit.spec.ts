@@ -1,0 +1,47 @@
+import { BigNumber } from "@medusajs/framework/utils"
+import { decimalText, toGatewayAmount, toGatewayCurrency, toMinor } from "../amounts"
+
+describe("Medusa amount shapes → gateway amount", () => {
+  it.each([
+    [10.42, "eur", "10.42"],
+    [0.29, "eur", "0.29"],
+    [1.005, "usd", "1.01"],
+    ["10.4", "EUR", "10.40"],
+    ["10", "usd", "10.00"],
+    [{ value: "12.5", precision: 20 }, "eur", "12.50"],
+    [{ value: "12.50000000000000000000", precision: 20 }, "eur", "12.50"],
+    [new BigNumber("33.33"), "eur", "33.33"],
+    [new BigNumber({ value: "7.1", precision: 20 }), "usd", "7.10"],
+    [new BigNumber(99.99), "usd", "99.99"],
+    [1000, "jpy", "1000"],
+    ["1500", "jpy", "1500"],
+    [{ value: "1500", precision: 20 }, "jpy", "1500"],
+    [1234.5, "jpy", "1235"],
+    [1.234, "kwd", "1.234"],
+    [{ value: "12.5", precision: 20 }, "kwd", "12.500"],
+    ["0.001", "kwd", "0.001"],
+    ["19.9995", "kwd", "20.000"],
+    [1e21, "usd", "1000000000000000000000.00"],
+  ] as const)("%j %s → %s", (input, currency, out) => {
+    expect(toGatewayAmount(input as any, currency)).toBe(out)
+  })
+
+  it("minor units are integers, never floats", () => {
+    expect(toMinor(0.29, "eur")).toBe(29n)
+    expect(toMinor({ value: "1.234", precision: 20 }, "kwd")).toBe(1234n)
+    expect(toMinor("1000", "jpy")).toBe(1000n)
+  })
+
+  it("reads the exact decimal text, not the float", () => {
+    expect(decimalText({ value: "0.1000000000000000055511151231257827", precision: 40 })).toBe("0.1000000000000000055511151231257827")
+  })
+
+  it.each([["abc"], [NaN], [{ value: "x" }], [-5]])("rejects %j", (bad) => {
+    expect(() => toGatewayAmount(bad as any, "eur")).toThrow()
+  })
+
+  it("currency codes: upper case, ISO 4217 only", () => {
+    expect(toGatewayCurrency("eur")).toBe("EUR")
+    expect(() => toGatewayCurrency("xyz")).toThrow()
+  })
+})

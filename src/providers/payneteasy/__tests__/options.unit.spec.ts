@@ -1,0 +1,54 @@
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { parseOptions, resolvePrivateKey } from "../options"
+import { PaynetEasyProviderService } from "../provider"
+
+const valid = {
+  baseUrl: "http://127.0.0.1:4010/paynet",
+  endpointId: "1111",
+  login: "merchant",
+  controlKey: "B17F59B4-A7DC-41B4-8FF9-37D986B43D20",
+  backendUrl: "https://shop.example",
+}
+
+describe("provider options", () => {
+  it("accepts the minimum and applies defaults", () => {
+    expect(parseOptions(valid)).toMatchObject({ capture: "manual", flow: "hosted", endpointId: "1111" })
+    expect(() => PaynetEasyProviderService.validateOptions(valid)).not.toThrow()
+  })
+
+  it.each([
+    [{ ...valid, baseUrl: undefined }, /baseUrl/],
+    [{ ...valid, baseUrl: "ftp://x" }, /baseUrl must be an http\(s\) URL/],
+    [{ ...valid, endpointId: undefined }, /exactly one of endpointId or endpointGroupId/],
+    [{ ...valid, endpointGroupId: "2222" }, /exactly one of endpointId or endpointGroupId/],
+    [{ ...valid, endpointId: "abc" }, /endpointId must be the numeric id/],
+    [{ ...valid, login: "" }, /login must not be empty/],
+    [{ ...valid, controlKey: undefined }, /controlKey is required/],
+    [{ ...valid, capture: "later" }, /capture must be "manual"/],
+    [{ ...valid, flow: "iframe" }, /flow must be "hosted"/],
+    [{ ...valid, backendUrl: "shop" }, /backendUrl/],
+    [{ ...valid, timeouts: { connectMs: -1 } }, /timeouts.connectMs must be a positive number/],
+  ])("rejects %j with a message saying what to fix", (options, message) => {
+    expect(() => PaynetEasyProviderService.validateOptions(options as any)).toThrow(message)
+  })
+
+  it("never echoes the control key in errors", () => {
+    try {
+      parseOptions({ ...valid, login: "" })
+    } catch (e) {
+      expect((e as Error).message).not.toContain(valid.controlKey)
+    }
+  })
+
+  it("privateKey: PEM text as is, otherwise a readable path", () => {
+    const pem = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"
+    expect(resolvePrivateKey(pem)).toBe(pem)
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pk-")), "key.pem")
+    fs.writeFileSync(file, pem)
+    expect(resolvePrivateKey(file)).toBe(pem)
+    expect(() => resolvePrivateKey("/nonexistent/key.pem")).toThrow(/neither PEM text nor a readable file/)
+    expect(resolvePrivateKey(undefined)).toBeUndefined()
+  })
+})

@@ -1,0 +1,57 @@
+/**
+ * Our part of payment session / payment `data`, and the one function that reads it.
+ *
+ * `data` is public (returned to the storefront) and partly storefront-written at session creation, so:
+ * it never holds secrets, PAN or CVV; amounts in it are for display and bookkeeping only — every money-moving
+ * call takes its amount from Medusa's input or Medusa's own rows, never from here. Unknown keys are kept
+ * (the storefront's own data, e.g. `payer`, lives next to ours).
+ */
+import { z } from "zod"
+
+const ledgerEntry = z.looseObject({
+  /** Medusa's Capture / Refund id (context.idempotency_key): a replay of the same id is a no-op. */
+  id: z.string(),
+  amount: z.string(),
+  currency: z.string().optional(),
+  status: z.string().optional(),
+  serialNumber: z.string().optional(),
+  /** true when the gateway refused a void and the order was returned in full instead. */
+  viaReturn: z.boolean().optional(),
+})
+
+export const nextActionSchema = z.union([
+  z.object({ type: z.literal("redirect"), url: z.string() }),
+  z.object({ type: z.literal("html"), html: z.string() }),
+])
+
+export const sessionDataSchema = z.looseObject({
+  session_id: z.string(),
+  clientOrderId: z.string(),
+  attempt: z.number().int().positive().optional(),
+  orderId: z.string().optional(),
+  flow: z.enum(["hosted", "direct"]),
+  transactionType: z.enum(["sale", "preauth"]),
+  amount: z.string(),
+  currency: z.string(),
+  gatewayStatus: z.string().optional(),
+  redirectUrl: z.string().optional(),
+  nextAction: nextActionSchema.optional(),
+  captures: z.array(ledgerEntry).optional(),
+  refunds: z.array(ledgerEntry).optional(),
+  voided: z.boolean().optional(),
+  error: z.object({ code: z.string().optional(), message: z.string() }).optional(),
+})
+
+export type SessionData = z.output<typeof sessionDataSchema>
+export type LedgerEntry = z.output<typeof ledgerEntry>
+export type NextAction = z.output<typeof nextActionSchema>
+
+/** Parses our data or throws a clear error (no data values in the message: they are storefront-influenced). */
+export function parseSessionData(data: Record<string, unknown> | undefined): SessionData {
+  const result = sessionDataSchema.safeParse(data ?? {})
+  if (!result.success) {
+    const fields = [...new Set(result.error.issues.map((i) => i.path.join(".") || "(root)"))].join(", ")
+    throw new Error(`PaynetEasy: payment data is missing or malformed (${fields}); was this session created by the PaynetEasy provider?`)
+  }
+  return result.data
+}
