@@ -82,6 +82,9 @@ export class HttpTransport {
     try {
       const response = await this.pool.request({ method: "POST", path: this.basePath + path, headers, body })
       const text = await response.body.text()
+      // Let undici mark the connection idle before the caller's next request is dispatched; otherwise a
+      // sequential follow-up finds it still busy and the pool opens a second socket.
+      await new Promise<void>((resolve) => setImmediate(resolve))
       return { status: response.statusCode, body: text }
     } catch (error) {
       const code = errorCode(error)
