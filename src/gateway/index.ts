@@ -16,6 +16,7 @@ export {
   GatewayProtocolError,
   GatewayTransportError,
 } from "./errors"
+export type { GatewayErrorDetails } from "./errors"
 export { currencyExponent, toMinorUnits, fromMinorUnits, normalizeAmount } from "./money"
 export { computeControl, controlTermsString, sha1Hex } from "./control"
 export type { ControlContext, ControlFields } from "./control"
