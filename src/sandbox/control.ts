@@ -1,0 +1,188 @@
+/**
+ * SandboxControl: in-process steering and inspection, the same powers as the HTTP API under /__sandbox/.
+ * Nothing here is part of the PaynetEasy API; tests and the demo use it to look inside and to bend the gateway.
+ * Views never contain a PAN or CVV2 (there are none stored) nor the control key.
+ */
+import type { Behaviour, CardSummary } from "./cards"
+import { BEHAVIOURS } from "./cards"
+import type { CallbackSender } from "./callbacks"
+import type { Engine, FinalStatus } from "./engine"
+import type { FaultBook, FaultRule, StoredFault } from "./faults"
+import { fromMinor, toMinor } from "./money"
+import type { NonceBook } from "./oauth-verify"
+import { reportedAmountMinor } from "./api-replies"
+import { initialTxn, latestTxn, type CallbackAttempt, type Order, type Store } from "./state"
+
+export interface TxnView {
+  serial: string
+  type: string
+  operation: string
+  status: string
+  amount: string | null
+  error?: { code: string; message: string }
+  createdAt: string
+  finishedAt?: string
+}
+
+export interface TransactionView {
+  orderid: string
+  clientOrderId: string
+  login: string
+  endpointId: string
+  endpointKey: string
+  operation: string
+  kind: string
+  /** Status and type of the latest transaction on the order (what STATUS reports). */
+  status: string
+  transactionType: string
+  /** What STATUS reports as `amount` (see api-replies.reportedAmountMinor). */
+  amount: string
+  initialAmount: string
+  currency?: string
+  authorized: string
+  captured: string
+  returned: string
+  released: string
+  chargedBack: string
+  settled: boolean
+  voided: boolean
+  card?: CardSummary & { behaviour?: Behaviour }
+  threeDS?: Order["threeDS"]
+  destination?: Order["destination"]
+  cardRefId?: string
+  recurringPaymentId?: string
+  urls: Order["urls"]
+  hostedPageUrl?: string
+  acsUrl?: string
+  transactions: TxnView[]
+  history: Order["history"]
+}
+
+export interface SandboxControl {
+  /** Every order, oldest first (inspection only: builds a list). */
+  transactions(): TransactionView[]
+  transaction(orderid: string): TransactionView | undefined
+  byClientOrderId(clientOrderId: string): TransactionView[]
+  /** Every callback attempt, with the merchant's HTTP status. */
+  callbacks(): CallbackAttempt[]
+  /** TCP connections accepted since start or the last reset (keep-alive check). */
+  connections(): number
+  /** API requests received per operation name since start or the last reset. */
+  requests(): Record<string, number>
+  /** Forgets all orders, card references, callbacks, counters, nonces and faults; stops timers and pending callbacks. */
+  reset(): void
+  /** Settles one order, or all approved unsettled ones; returns the orderids settled. */
+  settle(orderid?: string): string[]
+  /** Ends the processing (or unknown) latest transaction of the order now. */
+  forceStatus(orderid: string, status: FinalStatus, message?: string): TransactionView
+  /** Injects an approved chargeback (all remaining captured money when amount is omitted; amount in major units). */
+  chargeback(orderid: string, amount?: string): TransactionView
+  addFault(rule: FaultRule): StoredFault
+  faults(): StoredFault[]
+  removeFault(id: number): boolean
+  clearFaults(): void
+  /** Changes how REBILL on this card reference ends (default approve). */
+  setCardRefBehaviour(cardRefId: string, behaviour: Behaviour): void
+  /** Resolves when the latest transaction is no longer processing, or waits for the payer (3DS challenge, hosted form); rejects after timeoutMs. */
+  waitForOutcome(orderid: string, timeoutMs?: number): Promise<TransactionView>
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString())
+
+export function createControl(deps: {
+  store: Store
+  engine: Engine
+  faults: FaultBook
+  callbacks: CallbackSender
+  nonces: NonceBook
+  pageUrl: (kind: "form" | "acs", token: string) => string
+}): SandboxControl {
+  const { store, engine, faults, callbacks, nonces } = deps
+  const view = (o: Order): TransactionView => {
+    const m = (v: bigint) => fromMinor(v, o.currency)
+    const last = latestTxn(o)
+    return {
+      orderid: o.orderid, clientOrderId: o.clientOrderId, login: o.merchant.login, endpointId: o.endpointId,
+      endpointKey: o.endpointKey, operation: o.operation, kind: o.kind, status: last.status, transactionType: last.type,
+      amount: m(reportedAmountMinor(o)), initialAmount: m(o.amountMinor), currency: o.currency,
+      authorized: m(o.authorizedMinor), captured: m(o.capturedMinor), returned: m(o.returnedMinor),
+      released: m(o.releasedMinor), chargedBack: m(o.chargedBackMinor), settled: o.settled, voided: o.voided,
+      card: o.card ? { ...o.card, behaviour: o.behaviour } : undefined,
+      threeDS: o.threeDS ? { ...o.threeDS } : undefined,
+      destination: o.destination, cardRefId: o.cardRefId, recurringPaymentId: o.recurringPaymentId, urls: { ...o.urls },
+      hostedPageUrl: o.hosted ? deps.pageUrl("form", o.pageToken) : undefined,
+      acsUrl: o.threeDS?.pending ? deps.pageUrl("acs", o.pageToken) : undefined,
+      transactions: o.txns.map((t) => ({
+        serial: t.serial, type: t.type, operation: t.operation, status: t.status,
+        amount: t.amountMinor === null ? null : m(t.amountMinor), error: t.error,
+        createdAt: iso(t.createdAt) as string, finishedAt: iso(t.finishedAt),
+      })),
+      history: o.history.map((h) => ({ ...h })),
+    }
+  }
+  const must = (orderid: string): Order => {
+    const o = store.orders.get(String(orderid))
+    if (!o) throw new Error(`unknown orderid ${orderid}`)
+    return o
+  }
+  const control: SandboxControl = {
+    transactions: () => [...store.orders.values()].map(view),
+    transaction: (orderid) => {
+      const o = store.orders.get(String(orderid))
+      return o ? view(o) : undefined
+    },
+    byClientOrderId: (cid) => (store.orderidsByClientOrderId.get(cid) ?? []).map((id) => view(must(id))),
+    callbacks: () => store.callbacks.map((c) => ({ ...c, params: { ...c.params } })),
+    connections: () => store.connections,
+    requests: () => Object.fromEntries(store.requestCounts),
+    reset: () => {
+      engine.cancelAll()
+      callbacks.cancelAll()
+      store.reset()
+      nonces.clear()
+      faults.clear()
+    },
+    settle: (orderid) => {
+      const targets = orderid === undefined ? [...store.orders.values()] : [must(orderid)]
+      return targets.filter((o) => engine.settle(o)).map((o) => o.orderid)
+    },
+    forceStatus: (orderid, status, message) => {
+      const o = must(orderid)
+      engine.force(o, status, message)
+      return view(o)
+    },
+    chargeback: (orderid, amount) => {
+      const o = must(orderid)
+      let minor: bigint | undefined
+      if (amount !== undefined) {
+        const r = toMinor(amount, o.currency ?? "EUR")
+        if (!r.ok) throw new Error(r.message)
+        minor = r.minor
+      }
+      engine.chargeback(o, minor)
+      return view(o)
+    },
+    addFault: (rule) => faults.add(rule),
+    faults: () => faults.list(),
+    removeFault: (id) => faults.remove(id),
+    clearFaults: () => faults.clear(),
+    setCardRefBehaviour: (id, behaviour) => {
+      const ref = store.cardRefs.get(id)
+      if (!ref) throw new Error(`unknown card reference ${id}`)
+      if (!BEHAVIOURS.includes(behaviour)) throw new Error(`behaviour must be one of ${BEHAVIOURS.join(", ")}`)
+      ref.behaviour = behaviour
+    },
+    waitForOutcome: async (orderid, timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const o = must(orderid)
+        const last = latestTxn(o)
+        const waiting = last.status === "processing" && !(initialTxn(o) === last && (o.threeDS?.pending || (o.hosted && !o.hosted.submitted)))
+        if (!waiting) return view(o)
+        if (Date.now() > deadline) throw new Error(`order ${orderid} still processing after ${timeoutMs} ms`)
+        await new Promise((r) => setTimeout(r, 10))
+      }
+    },
+  }
+  return control
+}

@@ -1,0 +1,93 @@
+/**
+ * Reading requests and writing replies in the gateway's two formats.
+ *
+ * JSON (request sent `Accept: application/vnd.pay+json`): body is JSON, content type application/vnd.pay+json
+ * (a +json type), refusals are HTTP 400 with {type: "validation-error", error-message, error-code}.
+ * Legacy (any other Accept, including none): `text/html;charset=utf-8`, body `key=value\n&key=value\n` with values
+ * form-urlencoded and 0x0A after every value; validation errors come back with HTTP 200 (notes §2).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+
+export type ReplyFields = Record<string, string | number | undefined>
+export type Mode = "json" | "legacy"
+
+export function modeOf(accept: string | undefined): Mode {
+  return accept && /application\/vnd\.pay\+json/i.test(accept) ? "json" : "legacy"
+}
+
+const MAX_BODY = 256 * 1024
+
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on("data", (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) {
+        reject(new Error("request body too large"))
+        req.destroy()
+        return
+      }
+      chunks.push(c)
+    })
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    req.on("error", reject)
+  })
+}
+
+/** Decoded pairs in order (for OAuth) and a trimmed map (last value wins) for everything else. */
+export function parseForm(body: string): { pairs: Array<[string, string]>; fields: Record<string, string> } {
+  const pairs = [...new URLSearchParams(body).entries()]
+  const fields: Record<string, string> = {}
+  for (const [k, v] of pairs) fields[k] = v.trim()
+  return { pairs, fields }
+}
+
+export function encodeLegacy(fields: ReplyFields): string {
+  let out = ""
+  let first = true
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue
+    const pair = new URLSearchParams([[k, String(v)]]).toString()
+    out += (first ? "" : "&") + pair + "\n"
+    first = false
+  }
+  return out
+}
+
+/** Sends a gateway reply. In legacy mode every status other than 5xx/403 becomes 200 (as the real gateway does). */
+export function sendReply(res: ServerResponse, mode: Mode, httpStatus: number, fields: ReplyFields): void {
+  if (mode === "json") {
+    const clean: Record<string, string | number> = {}
+    for (const [k, v] of Object.entries(fields)) if (v !== undefined) clean[k] = v
+    const body = JSON.stringify(clean)
+    res.writeHead(httpStatus, { "content-type": "application/vnd.pay+json;charset=utf-8", "content-length": Buffer.byteLength(body) })
+    res.end(body)
+  } else {
+    const body = encodeLegacy(fields)
+    const status = httpStatus >= 500 ? httpStatus : 200
+    res.writeHead(status, { "content-type": "text/html;charset=utf-8", "content-length": Buffer.byteLength(body) })
+    res.end(body)
+  }
+}
+
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "text/plain;charset=utf-8", "content-length": Buffer.byteLength(text), ...headers })
+  res.end(text)
+}
+
+export function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { "content-type": "text/html;charset=utf-8", "content-length": Buffer.byteLength(html), "cache-control": "no-store" })
+  res.end(html)
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v))
+  res.writeHead(status, { "content-type": "application/json;charset=utf-8", "content-length": Buffer.byteLength(body) })
+  res.end(body)
+}
+
+export function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(303, { location, "content-length": 0 })
+  res.end()
+}
