@@ -46,7 +46,26 @@ export type ReconciliationRow = {
   note: string | null
 }
 
+/** Plugin options (medusa-config `plugins[].options`) this module reads. None of them is a gateway credential. */
+export type PaynetEasyPluginOptions = {
+  /** Where the return route sends the shopper when the session data does not name a storefront return URL. */
+  storefrontReturnUrl?: string
+}
+
 class PaynetEasyModuleService extends MedusaService({ PaynetEasyCallback, PaynetEasyReconciliation }) {
+  protected readonly pluginOptions_: PaynetEasyPluginOptions
+
+  constructor(container: Record<string, unknown>, options: PaynetEasyPluginOptions = {}) {
+    // eslint-disable-next-line prefer-rest-params
+    super(...arguments)
+    this.pluginOptions_ = options ?? {}
+  }
+
+  storefrontReturnUrl(): string | undefined {
+    const url = this.pluginOptions_.storefrontReturnUrl
+    return typeof url === "string" && /^https?:\/\//.test(url) ? url : undefined
+  }
+
   /**
    * Records a callback once. Returns the row and whether this call created it. A concurrent duplicate loses the race
    * on the unique index (Postgres 23505) and gets the winner's row back.

@@ -1,0 +1,44 @@
+/**
+ * The gateway's server callback: `GET|POST {backendUrl}/payneteasy/callback` (the provider sends this address as
+ * `server_callback_url`).
+ *
+ * verify control (through the provider) → record in the callback log (unique per source/orderid/client_orderid/
+ * type/status) → emit `payneteasy.callback.received` → 200. Processing (STATUS confirmation, order creation, failure,
+ * later events) happens in the subscriber, so the gateway gets its 200 quickly and stops retrying.
+ * - malformed → 400, forged control → 403, unknown order that verifies under no provider → 404; nothing is recorded.
+ * - a duplicate → 200 and nothing new; if the first copy's processing failed or never ran, it is queued again
+ *   (processing is idempotent, so this only helps recovery).
+ */
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { Modules } from "@medusajs/framework/utils"
+import { acceptGatewayMessage } from "../../../workflows/payneteasy/gateway-message"
+import { CALLBACK_RECEIVED } from "../../../workflows/payneteasy/process-callback"
+
+export const AUTHENTICATE = false
+
+async function handle(req: MedusaRequest, res: MedusaResponse) {
+  const url = req.originalUrl ?? req.url ?? ""
+  const accepted = await acceptGatewayMessage(
+    req.scope,
+    {
+      query: req.query,
+      body: req.method === "POST" ? req.body : undefined,
+      rawBody: (req as MedusaRequest & { rawBody?: Buffer }).rawBody,
+      rawQuery: url.includes("?") ? url.slice(url.indexOf("?") + 1) : "",
+      headers: req.headers as Record<string, unknown>,
+    },
+    "callback"
+  )
+  if (!accepted.ok) {
+    res.status(accepted.status).type("text/plain").send(accepted.message)
+    return
+  }
+  const { row, created } = accepted
+  if (created || row.outcome === "received" || row.outcome === "failed") {
+    await req.scope.resolve(Modules.EVENT_BUS).emit({ name: CALLBACK_RECEIVED, data: { id: row.id } })
+  }
+  res.status(200).type("text/plain").send("OK")
+}
+
+export const GET = handle
+export const POST = handle

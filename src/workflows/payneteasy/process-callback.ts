@@ -1,0 +1,79 @@
+/**
+ * What happens to a recorded callback (run by the `payneteasy.callback.received` subscriber, after the route has
+ * already answered 200).
+ *
+ * - The initial transaction (type sale / preauth): `settleSession` asks the gateway STATUS through the provider and
+ *   makes Medusa reflect it (order created, or session failed with the gateway's reason). The callback's own status
+ *   is only a trigger: a replayed "approved" for a declined transaction changes nothing.
+ * - Anything later on the order (return, reversal, chargeback, capture/void made elsewhere): recorded and reflected,
+ *   never acted on with money (reflect-later-event.ts).
+ * - A genuine callback for an order Medusa does not know: kept in the log as `ignored` for a person.
+ * The row's outcome is written at the end; a row already `processed` or `ignored` is never processed again, so a
+ * redelivered event is a no-op. A failure is written as `failed` and rethrown so an event bus with retries retries.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { scrub } from "../../gateway/scrub"
+import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
+import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+import type { CallbackRow } from "../../modules/payneteasy/service"
+import { reflectLaterEvent } from "./reflect-later-event"
+import { ensureWatched, markSettled } from "./reconcile"
+import { settleSession } from "./settle-session"
+import { findSession } from "./verify-message"
+
+export const CALLBACK_RECEIVED = "payneteasy.callback.received"
+
+/** Transaction types that carry the session's own outcome; everything else is a later event on the order. */
+const INITIAL_TYPES = new Set(["sale", "preauth"])
+
+export function isInitialType(type: string): boolean {
+  return INITIAL_TYPES.has(type.trim().toLowerCase())
+}
+
+export async function processCallback(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
+  const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+  const row = (await service.retrievePaynetEasyCallback(callbackId)) as unknown as CallbackRow
+  if (row.outcome === "processed" || row.outcome === "ignored") {
+    return row
+  }
+  const finish = async (outcome: CallbackRow["outcome"], detail: string) =>
+    (await service.updatePaynetEasyCallbacks({
+      id: row.id,
+      outcome,
+      outcome_detail: detail.slice(0, 1000),
+      processed_at: new Date(),
+    })) as unknown as CallbackRow
+
+  try {
+    if (row.source !== "callback") {
+      return await finish("ignored", "a shopper return never counts as the outcome")
+    }
+    const session = row.session_id ? await findSession(container, row.session_id) : undefined
+    if (!session) {
+      const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+      logger.warn(
+        `PaynetEasy: genuine callback ${row.id} (orderid ${row.orderid}, ${row.type} ${row.status}) for an order Medusa does not know; check it in the gateway's back office`
+      )
+      return await finish("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
+    }
+    if (!isInitialType(row.type)) {
+      return await finish("processed", await reflectLaterEvent(container, row, session.payment_collection_id))
+    }
+    const result = await settleSession(container, session.id)
+    if (result.outcome === "pending") {
+      await ensureWatched(container, session.id, session.provider_id)
+    } else {
+      await markSettled(container, session.id, result.sessionStatus ?? result.outcome)
+    }
+    const confirmed =
+      result.outcome === "pending" && row.status !== "processing"
+        ? ` (callback said ${row.status}; STATUS not final yet, reconciliation continues)`
+        : ""
+    return await finish("processed", `${result.outcome}: ${result.detail}${confirmed}`)
+  } catch (e) {
+    const message = MedusaError.isMedusaError(e) || e instanceof Error ? (e as Error).message : String(e)
+    await finish("failed", `processing failed: ${scrub(message)}`)
+    throw e
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Reconciliation: asks the gateway about PaynetEasy payment sessions that are still not final, on the gateway's
+ * recommended backoff (backoff.ts), until they are final or an hour has passed (then flagged for a person).
+ *
+ * It is what brings a payment to its final state when no callback ever comes (callbacks blocked by a firewall, a
+ * non-80/443 port, a gateway outage). Each tick:
+ * 1. takes the cluster-wide tick lock from Medusa's locking module (`payneteasy:reconcile:tick`); another instance
+ *    holding it means this tick is skipped — Redis locking makes that hold across machines;
+ * 2. discovers sessions worth watching: PaynetEasy sessions in pending / requires_more / pending_authorization that
+ *    have a gateway order (`data.orderId`) and are younger than an hour, and starts watching them;
+ * 3. claims due rows in the database (UPDATE … FOR UPDATE SKIP LOCKED), so even without the tick lock two
+ *    instances never check the same session at the same time;
+ * 4. settles them with bounded concurrency through `settleSession` (STATUS via the provider, Medusa state via the
+ *    payment module and processPaymentWorkflow), and writes the next check time or the final state.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { randomUUID } from "node:crypto"
+import { scrub } from "../../gateway/scrub"
+import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
+import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+import type { ReconciliationRow } from "../../modules/payneteasy/service"
+import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
+import { settleSession } from "./settle-session"
+import { PROVIDER_PREFIX } from "./verify-message"
+
+export const TICK_LOCK = "payneteasy:reconcile:tick"
+export const DEFAULT_CONCURRENCY = 4
+const CLAIM_LIMIT = 25
+const LEASE_MS = 60_000
+const WATCHED_STATUSES = ["pending", "requires_more", "pending_authorization"]
+
+export type ReconcileReport = {
+  skipped: boolean
+  discovered: number
+  checked: number
+  settled: number
+  flagged: number
+  errors: number
+}
+
+const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+
+/** Starts watching a session (no-op when already watched). `startedAt` anchors the backoff. */
+export async function ensureWatched(
+  container: MedusaContainer,
+  sessionId: string,
+  providerId: string,
+  startedAt: Date = new Date()
+): Promise<void> {
+  const svc = service(container)
+  const [existing] = await svc.listPaynetEasyReconciliations({ session_id: sessionId }, { take: 1 })
+  if (existing) return
+  try {
+    await svc.createPaynetEasyReconciliations({
+      session_id: sessionId,
+      provider_id: providerId,
+      state: "pending",
+      started_at: startedAt,
+      next_check_at: nextCheckAt(startedAt, new Date()) ?? new Date(),
+      checks: 0,
+    })
+  } catch (e) {
+    // Lost a race on the unique session_id index: somebody else started watching it. Anything else is real.
+    const [again] = await svc.listPaynetEasyReconciliations({ session_id: sessionId }, { take: 1 })
+    if (!again) throw e
+  }
+}
+
+/** Stops watching a session because its outcome is final (callback processing calls this too). */
+export async function markSettled(container: MedusaContainer, sessionId: string, lastStatus: string): Promise<void> {
+  const svc = service(container)
+  const rows = await svc.listPaynetEasyReconciliations({ session_id: sessionId, state: "pending" }, { take: 1 })
+  for (const row of rows) {
+    await svc.updatePaynetEasyReconciliations({ id: row.id, state: "final", last_status: lastStatus, last_checked_at: new Date() })
+  }
+}
+
+async function discover(container: MedusaContainer, now: Date): Promise<number> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const paymentModule = container.resolve(Modules.PAYMENT)
+  const providerIds = (await paymentModule.listPaymentProviders({}, { take: null as unknown as number }))
+    .map((p) => p.id)
+    .filter((id) => id.startsWith(PROVIDER_PREFIX))
+  if (!providerIds.length) return 0
+  const { data } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "provider_id", "status", "data", "created_at"],
+    filters: {
+      provider_id: providerIds,
+      status: WATCHED_STATUSES,
+      created_at: { $gte: new Date(now.getTime() - GIVE_UP_AFTER_MS) },
+    } as Record<string, unknown>,
+  })
+  const candidates = (data as Array<{ id: string; provider_id: string; data?: Record<string, unknown>; created_at: string | Date }>).filter(
+    (s) => typeof s.data?.orderId === "string" && s.data.orderId !== ""
+  )
+  if (!candidates.length) return 0
+  const watched = new Set(
+    (await service(container).listPaynetEasyReconciliations({ session_id: candidates.map((c) => c.id) }, { select: ["session_id"] })).map(
+      (r) => r.session_id
+    )
+  )
+  let added = 0
+  for (const c of candidates) {
+    if (watched.has(c.id)) continue
+    await ensureWatched(container, c.id, c.provider_id, new Date(c.created_at))
+    added++
+  }
+  return added
+}
+
+async function checkOne(container: MedusaContainer, row: ReconciliationRow, now: () => Date): Promise<"settled" | "pending" | "flagged"> {
+  const svc = service(container)
+  const result = await settleSession(container, row.session_id)
+  const checkedAt = now()
+  if (result.outcome !== "pending") {
+    await svc.updatePaynetEasyReconciliations({
+      id: row.id,
+      state: "final",
+      last_status: result.sessionStatus ?? result.outcome,
+      last_checked_at: checkedAt,
+      checks: row.checks + 1,
+      note: result.detail.slice(0, 1000),
+    })
+    return "settled"
+  }
+  const next = nextCheckAt(new Date(row.started_at), checkedAt)
+  if (!next) {
+    await svc.updatePaynetEasyReconciliations({
+      id: row.id,
+      state: "flagged",
+      last_status: result.sessionStatus ?? null,
+      last_checked_at: checkedAt,
+      checks: row.checks + 1,
+      note: "no final status from the gateway after an hour: stop polling and ask the PaynetEasy account manager",
+    })
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`PaynetEasy: payment session ${row.session_id} has no final gateway status after an hour; flagged for a person`)
+    return "flagged"
+  }
+  await svc.updatePaynetEasyReconciliations({
+    id: row.id,
+    next_check_at: next,
+    last_status: result.sessionStatus ?? null,
+    last_checked_at: checkedAt,
+    checks: row.checks + 1,
+  })
+  return "pending"
+}
+
+/** One reconciliation tick. Tests call it directly; the scheduled job calls it every few seconds. */
+export async function reconcilePaynetEasy(
+  container: MedusaContainer,
+  options: { now?: () => Date; concurrency?: number } = {}
+): Promise<ReconcileReport> {
+  const now = options.now ?? (() => new Date())
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
+  const report: ReconcileReport = { skipped: false, discovered: 0, checked: 0, settled: 0, flagged: 0, errors: 0 }
+  const locking = container.resolve(Modules.LOCKING)
+  const ownerId = `payneteasy-reconcile-${randomUUID()}`
+  try {
+    await locking.acquire(TICK_LOCK, { ownerId, expire: 120 })
+  } catch {
+    return { ...report, skipped: true }
+  }
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  try {
+    report.discovered = await discover(container, now())
+    const due = await service(container).claimDue(now(), CLAIM_LIMIT, LEASE_MS)
+    let index = 0
+    const worker = async () => {
+      while (index < due.length) {
+        const row = due[index++]
+        report.checked++
+        try {
+          const r = await checkOne(container, row, now)
+          if (r === "settled") report.settled++
+          if (r === "flagged") report.flagged++
+        } catch (e) {
+          report.errors++
+          logger.warn(`PaynetEasy reconciliation of session ${row.session_id} failed: ${scrub((e as Error)?.message ?? String(e))}`)
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker))
+    return report
+  } finally {
+    await locking.release(TICK_LOCK, { ownerId })
+  }
+}

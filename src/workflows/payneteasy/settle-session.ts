@@ -1,0 +1,139 @@
+/**
+ * Bringing one PaynetEasy payment session to the state the gateway says it is in — never on a callback's word.
+ *
+ * The confirmation is a STATUS call made by the provider: `paymentModule.authorizePaymentSession` calls the provider's
+ * `authorizePayment`, which asks the gateway STATUS for the session's order and maps it (status-map.ts). The payment
+ * module then persists the answer, through its public API:
+ * - authorized / captured → a Payment is created (a captured sale also gets its Capture, without a second gateway
+ *   call); then Medusa's `processPaymentWorkflow` completes the cart, so the order exists even when the shopper never
+ *   comes back;
+ * - error / canceled      → the session keeps that status and the provider's `data.error` (the gateway's reason);
+ *   the module throws NOT_ALLOWED, which here is an answer, not a failure;
+ * - pending / requires_more / pending_authorization → not final yet: reconciliation keeps asking.
+ *
+ * The authorize call runs under the cart's lock (same key as completeCartWorkflow / processPaymentWorkflow), because a
+ * concurrent cart completion authorizing the same session would create a second Payment and make the module void the
+ * transaction at the gateway. processPaymentWorkflow is started after the lock is released (it takes it itself).
+ * We pass it the action `authorized` even for a captured sale: the Payment and its Capture already exist, and the
+ * `captured` branch would run capturePaymentWorkflow again, which records the capture on the order a second time.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
+import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { findSession } from "./verify-message"
+
+export type SettleOutcome =
+  /** the gateway approved; a Payment exists and, when the session belongs to a cart, the order exists */
+  | "authorized"
+  /** the gateway declined / filtered / failed it: the session is marked with the gateway's reason */
+  | "failed"
+  /** not final at the gateway yet */
+  | "pending"
+  /** there is no PaynetEasy session with that id (deleted after a cart change, or never ours) */
+  | "no_session"
+
+export type SettleResult = {
+  outcome: SettleOutcome
+  sessionStatus?: string
+  paymentId?: string
+  cartId?: string
+  orderId?: string
+  detail: string
+}
+
+const FINAL_FAILED = new Set(["error", "canceled"])
+const LOCK_TIMEOUT_S = 30
+
+type Links = { cartId?: string; orderId?: string; paymentId?: string; authorizedAt?: unknown }
+
+async function links(container: MedusaContainer, sessionId: string, paymentCollectionId: string): Promise<Links> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const [{ data: payments }, { data: carts }, { data: orders }] = await Promise.all([
+    query.graph({ entity: "payment", fields: ["id"], filters: { payment_session_id: sessionId } }),
+    query.graph({ entity: "cart_payment_collection", fields: ["cart_id"], filters: { payment_collection_id: paymentCollectionId } }),
+    query.graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: paymentCollectionId } }),
+  ])
+  const cartId = (carts[0] as { cart_id?: string } | undefined)?.cart_id
+  let orderId = (orders[0] as { order_id?: string } | undefined)?.order_id
+  if (!orderId && cartId) {
+    const { data: orderCarts } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+    orderId = (orderCarts[0] as { order_id?: string } | undefined)?.order_id
+  }
+  return { cartId, orderId, paymentId: (payments[0] as { id?: string } | undefined)?.id }
+}
+
+/** Confirms the session's outcome with the gateway (through the provider) and makes Medusa reflect it. Idempotent. */
+export async function settleSession(container: MedusaContainer, sessionId: string): Promise<SettleResult> {
+  const session = await findSession(container, sessionId)
+  if (!session) {
+    return { outcome: "no_session", detail: "no PaynetEasy payment session with this id" }
+  }
+  let l = await links(container, session.id, session.payment_collection_id)
+  const done = (detail: string): SettleResult => ({
+    outcome: "authorized",
+    sessionStatus: "authorized",
+    paymentId: l.paymentId,
+    cartId: l.cartId,
+    orderId: l.orderId,
+    detail,
+  })
+
+  if (l.paymentId && (l.orderId || !l.cartId)) {
+    return done("already authorized; nothing to do")
+  }
+
+  if (!l.paymentId) {
+    const paymentModule = container.resolve(Modules.PAYMENT)
+    const locking = container.resolve(Modules.LOCKING)
+    const answer = await locking.execute(
+      l.cartId ?? session.id,
+      async () => {
+        try {
+          const payment = await paymentModule.authorizePaymentSession(session.id, {})
+          return { payment: payment ?? undefined }
+        } catch (e) {
+          if (MedusaError.isMedusaError(e) && (e as MedusaError).type === MedusaError.Types.NOT_ALLOWED) {
+            return { payment: undefined }
+          }
+          throw e
+        }
+      },
+      { timeout: LOCK_TIMEOUT_S }
+    )
+    if (!answer.payment) {
+      const after = await findSession(container, session.id)
+      const status = after?.status ?? session.status
+      const error = (after?.data as { error?: { code?: string; message?: string } } | undefined)?.error
+      if (FINAL_FAILED.has(status)) {
+        const reason = error ? `${error.code ? `${error.code}: ` : ""}${error.message ?? ""}` : "no reason given"
+        return { outcome: "failed", sessionStatus: status, cartId: l.cartId, orderId: l.orderId, detail: `gateway: ${reason}` }
+      }
+      return {
+        outcome: "pending",
+        sessionStatus: status,
+        cartId: l.cartId,
+        orderId: l.orderId,
+        detail: `gateway outcome not final (session ${status})`,
+      }
+    }
+    l = { ...l, paymentId: answer.payment.id }
+  }
+
+  if (l.cartId && !l.orderId) {
+    await processPaymentWorkflow(container).run({
+      input: { action: PaymentActions.AUTHORIZED, data: { session_id: session.id, amount: session.amount as number } },
+    })
+    l = await links(container, session.id, session.payment_collection_id)
+    if (!l.orderId) {
+      return {
+        outcome: "authorized",
+        sessionStatus: "authorized",
+        paymentId: l.paymentId,
+        cartId: l.cartId,
+        detail: "payment authorized but the cart could not be completed (see the workflow log); a person must look",
+      }
+    }
+    return done("authorized and the cart completed into an order")
+  }
+  return done("authorized")
+}
