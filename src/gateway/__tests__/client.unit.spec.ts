@@ -305,6 +305,20 @@ describe("failures", () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it("treats a reply body that stalls as indeterminate", async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "application/vnd.pay+json", "content-length": "200" })
+      res.write('{"type":"async-response",')
+    })
+    const e = await failure(client({ timeouts: { bodyMs: 300 } }).request("REBILL", {
+      client_orderid: "r1", cardrefid: "555", amount: "1.00", currency: "EUR", order_desc: "d", ipaddress: "127.0.0.1",
+    }))
+    expect(e).toBeInstanceOf(GatewayTransportError)
+    expect((e as GatewayTransportError).indeterminate).toBe(true)
+    expect(e.message).toMatch(/reply body/)
+    expect(server.requests).toHaveLength(1)
+  })
+
   it("treats a connection dropped after the request as indeterminate", async () => {
     server.handle((_req, res) => res.socket?.destroy())
     const e = await failure(client().request("CAPTURE", { client_orderid: "a", orderid: "1" }))
