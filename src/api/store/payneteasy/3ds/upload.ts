@@ -1,0 +1,70 @@
+/**
+ * Shared handler of the 3-D Secure upload routes (POST /store/payneteasy/3ds/:session_id/{method,cres,pares}).
+ *
+ * The storefront posts what the browser / ACS gave it; we hand it to the provider through the payment module's
+ * updatePaymentSession (`data.threeDS`), a plain module call and not a workflow, so the values are never persisted as
+ * workflow input. The provider sends the upload with its own credentials (src/providers/payneteasy/three-ds.ts) and
+ * returns the refreshed session without the upload in it.
+ * Answers: 200 { payment_session } (status authorized / captured / requires_more / pending); 402 when the gateway then
+ * declined; 400 bad input; 404 unknown session; 409 when the session is already paid or the gateway has no 3-D Secure
+ * in progress for it.
+ */
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { threeDSSchema } from "../../../../providers/payneteasy/three-ds"
+
+type Kind = "method" | "cres" | "pares"
+
+const view = (s: { id: string; status: string; provider_id: string; amount?: unknown; currency_code?: string; data?: unknown }) => ({
+  id: s.id,
+  status: s.status,
+  provider_id: s.provider_id,
+  amount: s.amount,
+  currency_code: s.currency_code,
+  data: s.data,
+})
+
+export function uploadRoute(kind: Kind) {
+  return async (req: MedusaRequest, res: MedusaResponse) => {
+    const body = (req.body ?? {}) as Record<string, unknown>
+    const parsed = threeDSSchema.safeParse({ ...body, kind })
+    if (!parsed.success) {
+      res.status(400).json({ type: "invalid_data", message: `Invalid 3-D Secure ${kind} upload: ${parsed.error.issues.map((i) => i.message).join("; ")}` })
+      return
+    }
+    const paymentModule = req.scope.resolve(Modules.PAYMENT)
+    const id = req.params.session_id
+    const [session] = await paymentModule.listPaymentSessions(
+      { id },
+      { select: ["id", "provider_id", "status", "data", "amount", "raw_amount", "currency_code", "authorized_at"] }
+    )
+    if (!session || !session.provider_id.startsWith("pp_payneteasy_")) {
+      throw new MedusaError(MedusaError.Types.NOT_FOUND, `PaynetEasy payment session ${id} was not found`)
+    }
+    if (session.authorized_at || session.status === PaymentSessionStatus.AUTHORIZED || session.status === PaymentSessionStatus.CAPTURED) {
+      res.status(409).json({ type: "not_allowed", message: "This payment session is already paid" })
+      return
+    }
+    let updated
+    try {
+      updated = await paymentModule.updatePaymentSession({
+        id: session.id,
+        data: { ...(session.data ?? {}), threeDS: parsed.data },
+        amount: (session as any).raw_amount ?? session.amount,
+        currency_code: session.currency_code,
+      })
+    } catch (e) {
+      if (MedusaError.isMedusaError(e) && (e as MedusaError).type === MedusaError.Types.NOT_ALLOWED) {
+        res.status(409).json({ type: "not_allowed", message: (e as Error).message })
+        return
+      }
+      throw e
+    }
+    if (updated.status === PaymentSessionStatus.ERROR) {
+      const error = (updated.data as { error?: { message?: string } } | undefined)?.error
+      res.status(402).json({ type: "payment_declined", message: error?.message ?? "The payment was declined", payment_session: view(updated as any) })
+      return
+    }
+    res.status(200).json({ payment_session: view(updated as any) })
+  }
+}
