@@ -368,7 +368,14 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     kind: "capture" | "reversal" | "void"
   ): Promise<Pick<LedgerEntry, "status" | "serialNumber">> {
     const q = { clientOrderId: data.clientOrderId, orderId: data.orderId }
-    const sent = await this.gateway(op, () => sendOnce(this.client_, op, fields, q))
+    let sent: Awaited<ReturnType<typeof sendOnce<typeof op>>>
+    try {
+      sent = await sendOnce(this.client_, op, fields, q)
+    } catch (e) {
+      // The gateway refused the request itself (validation error: settled, already voided, nothing left, ...).
+      if (isNotFound(e)) throw new GatewayRefusal(op, (e as GatewayError).gatewayMessage || (e as Error).message)
+      throw wrap(op, e)
+    }
     let reply: StatusReply
     if (sent.kind === "reply") {
       reply = await pollStatus(this.client_, { ...q, serialNumber: sent.reply["serial-number"] }, isFinal)
@@ -393,7 +400,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       const entry = await this.follow("VOID", base, data, "void")
       return { ...data, voided: true, gatewayStatus: entry.status }
     } catch (e) {
-      if (!(e instanceof GatewayRefusal) && !isNotFound(e)) throw e
+      if (!(e instanceof GatewayRefusal)) throw e
       this.logger()?.info(`PaynetEasy: void refused for order ${data.orderId} (${(e as Error).message}); returning in full instead`)
     }
     const entry = await this.follow("RETURN", base, data, "reversal")
@@ -448,9 +455,10 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   }
 }
 
-class GatewayRefusal extends Error {
+/** The gateway said no to capture / return / void (nothing left, settled, already voided, declined): a 400 for the admin. */
+class GatewayRefusal extends MedusaError {
   constructor(op: string, reason: string) {
-    super(`PaynetEasy ${op} refused: ${reason}`)
+    super(MedusaError.Types.NOT_ALLOWED, `PaynetEasy ${op} refused: ${reason}`)
   }
 }
 

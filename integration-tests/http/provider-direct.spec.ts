@@ -1,0 +1,208 @@
+/**
+ * Provider, direct card flow (pp_payneteasy_direct), end to end: the storefront posts card fields to
+ * POST /store/payneteasy/payment-sessions/:id/card, handles 3-D Secure from the session's nextAction, then completes
+ * the cart. Also: declines (shown to the shopper, retry on the same session), the gateway's "processed but response
+ * lost" fault (exactly one gateway transaction), and a scan proving PAN / CVV never reach the DB or the logs.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { completeChallenge } from "../../src/sandbox"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { PROVIDER_IDS } from "../helpers/provider-options"
+import { useSandbox } from "../helpers/sandbox"
+import {
+  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
+  storeHeaders, type AdminAuth, type Api, type StoreFixture,
+} from "../helpers/store"
+
+jest.setTimeout(240_000)
+
+const sandbox = useSandbox()
+
+// A PAN and CVVs that occur nowhere else, so finding them anywhere is a leak.
+const PAN = "4111111111111111"
+const card = (cvv: string) => ({ number: PAN, cvv, expMonth: "12", expYear: "2031", holder: "Direct Shopper" })
+
+/** Everything written to stdout / stderr while the suite runs (Medusa's logger writes there). */
+const logged: string[] = []
+const originalOut = process.stdout.write.bind(process.stdout)
+const originalErr = process.stderr.write.bind(process.stderr)
+beforeAll(() => {
+  process.stdout.write = ((chunk: any, ...rest: any[]) => {
+    logged.push(String(chunk))
+    return originalOut(chunk, ...rest)
+  }) as typeof process.stdout.write
+  process.stderr.write = ((chunk: any, ...rest: any[]) => {
+    logged.push(String(chunk))
+    return originalErr(chunk, ...rest)
+  }) as typeof process.stderr.write
+})
+afterAll(() => {
+  process.stdout.write = originalOut
+  process.stderr.write = originalErr
+})
+
+function payerFromCart(cart: any) {
+  const b = cart.billing_address
+  return {
+    email: cart.email, first_name: b.first_name, last_name: b.last_name, phone: cart.shipping_address?.phone,
+    address_1: b.address_1, city: b.city, postal_code: b.postal_code, country_code: b.country_code,
+  }
+}
+
+async function directSession(api: Api, store: StoreFixture) {
+  let cart = await createCart(api, store)
+  cart = await addShippingMethod(api, store, cart.id)
+  const collection = await createPaymentCollection(api, store, cart.id)
+  const { session } = await initiatePaymentSession(api, store, collection.id, PROVIDER_IDS.direct, { payer: payerFromCart(cart) })
+  return { cart, session }
+}
+
+function postCard(api: Api, store: StoreFixture, sessionId: string, body: unknown) {
+  return api.post(`/store/payneteasy/payment-sessions/${sessionId}/card`, body, storeHeaders(store)).catch((e: any) => e.response)
+}
+
+function complete(api: Api, store: StoreFixture, cartId: string) {
+  return api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(store)).catch((e: any) => e.response)
+}
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let admin: AdminAuth
+    let eur: StoreFixture
+
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+    })
+
+    /** Rows of our tables as text, for leak scans (the runner restores the DB before each test, so scan inside one). */
+    async function dbText(): Promise<string> {
+      const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+      const parts: string[] = []
+      for (const [table, column] of [["payment_session", "data"], ["payment", "data"], ["payment_session", "context"], ["workflow_execution", "execution"], ["workflow_execution", "context"]]) {
+        const exists = await pg.raw(`select to_regclass('public.${table}') as t`)
+        if (!exists.rows[0].t) continue
+        const rows = await pg.raw(`select ${column}::text as v from ${table}`)
+        parts.push(...rows.rows.map((r: any) => String(r.v)))
+      }
+      return parts.join("\n")
+    }
+
+    it("frictionless card: authorized at once, order created, card fields nowhere in the DB", async () => {
+      const { cart, session } = await directSession(api, eur)
+      expect(session.data).toMatchObject({ flow: "direct", transactionType: "preauth", clientOrderId: session.id })
+      expect(sandbox().control.byClientOrderId(session.id)).toHaveLength(0) // nothing sent before the card
+
+      const res = await postCard(api, eur, session.id, { card: card("111") })
+      expect(res.status).toBe(200)
+      expect(res.data.payment_session.status).toBe("authorized")
+      expect(JSON.stringify(res.data)).not.toContain(PAN)
+
+      const done = await complete(api, eur, cart.id)
+      expect(done.data.type).toBe("order")
+      const gw = sandbox().control.byClientOrderId(session.id)
+      expect(gw).toHaveLength(1)
+      expect(gw[0]).toMatchObject({ operation: "PREAUTH", status: "approved", authorized: "10.42" })
+
+      const db = await dbText()
+      expect(db).toContain(session.id) // the scan does see the session rows
+      expect(db).not.toContain(PAN)
+      expect(db).not.toMatch(/"(card|cvv|cvv2|credit_card_number)"\s*:/)
+    })
+
+    it("3-D Secure challenge: requires_more with the ACS address, the shopper passes it, the order is created", async () => {
+      const { cart, session } = await directSession(api, eur)
+      const res = await postCard(api, eur, session.id, { card: card("321") })
+      expect(res.status).toBe(200)
+      const ps = res.data.payment_session
+      expect(ps.status).toBe("requires_more")
+      expect(ps.data.nextAction.type).toBe("redirect")
+      expect(ps.data.nextAction.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
+
+      // Completing before the challenge does not create an order.
+      const early = await complete(api, eur, cart.id)
+      expect(early.data.type).not.toBe("order")
+
+      await completeChallenge(ps.data.nextAction.url, "pass")
+      const done = await complete(api, eur, cart.id)
+      expect(done.data.type).toBe("order")
+      const gw = sandbox().control.byClientOrderId(session.id)
+      expect(gw).toHaveLength(1)
+      expect(gw[0]).toMatchObject({ status: "approved", authorized: "10.42" })
+    })
+
+    it("declined card: the storefront gets the reason, the same session takes another card as attempt 2", async () => {
+      const { cart, session } = await directSession(api, eur)
+      const declined = await postCard(api, eur, session.id, { card: card("116") })
+      expect(declined.status).toBe(402)
+      expect(declined.data.type).toBe("payment_declined")
+      expect(declined.data.message).toMatch(/insufficient funds/i)
+      expect(declined.data.payment_session.status).toBe("error")
+
+      const failed = await complete(api, eur, cart.id)
+      expect(failed.data.type).not.toBe("order")
+
+      const ok = await postCard(api, eur, session.id, { card: card("123") })
+      expect(ok.status).toBe(200)
+      expect(ok.data.payment_session.status).toBe("authorized")
+      expect(ok.data.payment_session.data.clientOrderId).toBe(`${session.id}-a2`)
+      expect(ok.data.payment_session.data.error).toBeUndefined()
+
+      const done = await complete(api, eur, cart.id)
+      expect(done.data.type).toBe("order")
+      expect(sandbox().control.byClientOrderId(session.id)[0].status).toBe("declined")
+      expect(sandbox().control.byClientOrderId(`${session.id}-a2`)[0].status).toBe("approved")
+
+      // Paid: the route refuses another card.
+      const again = await postCard(api, eur, session.id, { card: card("123") })
+      expect(again.status).toBe(409)
+    })
+
+    it("bad card input is a 400 that changes nothing and echoes no card data", async () => {
+      const { session } = await directSession(api, eur)
+      const res = await postCard(api, eur, session.id, { card: { number: "4111 1111 1111 111x", cvv: "12", expMonth: "13", expYear: "2031", holder: "" } })
+      expect(res.status).toBe(400)
+      expect(JSON.stringify(res.data)).not.toMatch(/4111|111x/)
+      expect(sandbox().control.byClientOrderId(session.id)).toHaveLength(0)
+    })
+
+    it("processed but response lost during authorization: STATUS adopts it, exactly one gateway transaction", async () => {
+      const { cart, session } = await directSession(api, eur)
+      const before = sandbox().control.requests().PREAUTH ?? 0
+      sandbox().control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
+      const res = await postCard(api, eur, session.id, { card: card("123") })
+      expect(res.status).toBe(200)
+      expect(res.data.payment_session.status).toBe("authorized")
+      expect(sandbox().control.requests().PREAUTH).toBe(before + 1)
+      const gw = sandbox().control.byClientOrderId(session.id)
+      expect(gw).toHaveLength(1)
+      expect(gw[0].transactions).toHaveLength(1)
+      const done = await complete(api, eur, cart.id)
+      expect(done.data.type).toBe("order")
+      expect(sandbox().control.transactions().filter((t) => t.clientOrderId.startsWith(session.id))).toHaveLength(1)
+    })
+
+    it("direct capture and refund after a 3DS-free order move exactly the admin's amounts", async () => {
+      const { cart, session } = await directSession(api, eur)
+      await postCard(api, eur, session.id, { card: card("123") })
+      const done = await complete(api, eur, cart.id)
+      const fields = "id,*payment_collections,*payment_collections.payments"
+      const { data } = await api.get(`/admin/orders/${done.data.order.id}?fields=${encodeURIComponent(fields)}`, admin)
+      const paymentId = data.order.payment_collections[0].payments[0].id
+      await api.post(`/admin/payments/${paymentId}/capture`, { amount: 7.77 }, admin)
+      await api.post(`/admin/payments/${paymentId}/refund`, { amount: 0.07 }, admin)
+      expect(sandbox().control.byClientOrderId(session.id)[0]).toMatchObject({ captured: "7.77", returned: "0.07" })
+      const db = await dbText()
+      expect(db).not.toContain(PAN)
+    })
+
+    it("no log line of the whole suite contains the PAN or a card-number key with a value", () => {
+      const all = logged.join("")
+      expect(all.length).toBeGreaterThan(0)
+      expect(all).not.toContain(PAN)
+      expect(all).not.toMatch(/"?(cvv2?|credit_card_number)"?\s*[:=]\s*"?\d/)
+    })
+  },
+})

@@ -1,0 +1,81 @@
+/**
+ * POST /store/payneteasy/payment-sessions/:id/card — the direct (server-to-server) flow's card step.
+ *
+ * Body: { card: { number, cvv, expMonth, expYear, holder }, payer?: { email, phone, address1, city, zip_code, country, … } }
+ * The card goes from this request, through the payment module's updatePaymentSession (a plain module call, not a
+ * workflow: workflow step inputs can be persisted), to the provider's updatePayment, which sends sale / preauth and
+ * returns session data built without it. Medusa stores only that output. Nothing here logs the body.
+ *
+ * Answers: 200 { payment_session } — status authorized / captured / requires_more (data.nextAction: the 3-D Secure
+ * redirect URL or HTML for the storefront) / pending; 402 { type: "payment_declined", message, payment_session } when the
+ * gateway declined (the storefront shows the message; posting another card to the same session is a new attempt);
+ * 400 on bad input, 404 for an unknown session, 409 when the session is already paid or a payment is running.
+ */
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { cardSchema } from "../../../../../../providers/payneteasy/card"
+import { payerSchema } from "../../../../../../providers/payneteasy/payer"
+
+const bodySchema = z.object({ card: z.unknown(), payer: payerSchema.optional() })
+
+/** Public view of a session: status and our data (never the card — it was never stored). */
+const view = (s: { id: string; status: string; provider_id: string; amount?: unknown; currency_code?: string; data?: unknown }) => ({
+  id: s.id,
+  status: s.status,
+  provider_id: s.provider_id,
+  amount: s.amount,
+  currency_code: s.currency_code,
+  data: s.data,
+})
+
+export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
+  const body = bodySchema.safeParse(req.body ?? {})
+  const card = cardSchema.safeParse(body.success ? body.data.card : undefined)
+  if (!body.success || !card.success) {
+    const issues = [...(body.success ? [] : body.error.issues), ...(card.success ? [] : card.error.issues)]
+    res.status(400).json({ type: "invalid_data", message: `Invalid card request: ${issues.map((i) => i.message).join("; ")}` })
+    return
+  }
+
+  const paymentModule = req.scope.resolve(Modules.PAYMENT)
+  const id = req.params.id
+  const [session] = await paymentModule.listPaymentSessions(
+    { id },
+    { select: ["id", "provider_id", "status", "data", "amount", "raw_amount", "currency_code", "authorized_at"] }
+  )
+  if (!session) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment session ${id} was not found`)
+  }
+  if (!session.provider_id.startsWith("pp_payneteasy_")) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "This payment session does not belong to PaynetEasy")
+  }
+  if (session.authorized_at || session.status === PaymentSessionStatus.AUTHORIZED || session.status === PaymentSessionStatus.CAPTURED) {
+    res.status(409).json({ type: "not_allowed", message: "This payment session is already paid" })
+    return
+  }
+
+  const updated = await paymentModule.updatePaymentSession({
+    id: session.id,
+    // The raw (unparsed) card object goes to the provider, which validates it again; the session's own data is the base.
+    data: {
+      ...(session.data ?? {}),
+      card: (body.data as { card: unknown }).card,
+      ...(body.data.payer ? { payer: body.data.payer } : {}),
+      client_ip: req.ip,
+    },
+    amount: (session as any).raw_amount ?? session.amount,
+    currency_code: session.currency_code,
+  })
+
+  if (updated.status === PaymentSessionStatus.ERROR) {
+    const error = (updated.data as { error?: { message?: string } } | undefined)?.error
+    res.status(402).json({
+      type: "payment_declined",
+      message: error?.message ?? "The payment was declined",
+      payment_session: view(updated as any),
+    })
+    return
+  }
+  res.status(200).json({ payment_session: view(updated as any) })
+}
