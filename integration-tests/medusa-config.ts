@@ -26,7 +26,8 @@ export default defineConfig({
     },
   },
   admin: { disable: true },
-  plugins: [{ resolve: sourcePluginDir(), options: {} }],
+  // storefrontReturnUrl: where the plugin's return route (/payneteasy/return) sends the shopper (303).
+  plugins: [{ resolve: sourcePluginDir(), options: { storefrontReturnUrl: "http://storefront.test/checkout/payneteasy" } }],
   modules: [
     {
       resolve: "@medusajs/medusa/payment",

@@ -79,7 +79,7 @@ export async function markSettled(container: MedusaContainer, sessionId: string,
 async function discover(container: MedusaContainer, now: Date): Promise<number> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const paymentModule = container.resolve(Modules.PAYMENT)
-  const providerIds = (await paymentModule.listPaymentProviders({}, { take: null as unknown as number }))
+  const providerIds = (await paymentModule.listPaymentProviders({}))
     .map((p) => p.id)
     .filter((id) => id.startsWith(PROVIDER_PREFIX))
   if (!providerIds.length) return 0

@@ -107,7 +107,7 @@ export async function verifyMessage(
   }
   const asked = paramsForVerification(params, undefined)
   const paymentModule = container.resolve(Modules.PAYMENT)
-  const providers = (await paymentModule.listPaymentProviders({}, { take: null as unknown as number })).filter((p) =>
+  const providers = (await paymentModule.listPaymentProviders({})).filter((p) =>
     p.id.startsWith(PROVIDER_PREFIX)
   )
   for (const provider of providers) {

@@ -1,0 +1,435 @@
+/**
+ * Callbacks, the shopper's return, 3-D Secure uploads and reconciliation, end to end: a real Medusa app (Postgres) with
+ * this plugin loaded from source, the gateway sandbox over HTTP (it calls our callback route itself), and the store /
+ * admin APIs driven like a storefront and the dashboard. The claim under test: every gateway event lands in Medusa
+ * exactly once — one order per cart, one capture per payment — whatever order callbacks and returns arrive in, and
+ * even when the shopper or the callbacks never come.
+ *
+ * Waiting: the gateway and our subscriber are asynchronous, so tests wait for a condition (bounded, polled); no test
+ * asserts on how long anything took.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { callbackControl } from "../../src/gateway"
+import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
+import type PaynetEasyModuleService from "../../src/modules/payneteasy/service"
+import { payHostedPage } from "../../src/sandbox"
+import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
+import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { backendUrl } from "../helpers/backend-url"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { PROVIDER_IDS } from "../helpers/provider-options"
+import { useSandbox } from "../helpers/sandbox"
+import {
+  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
+  storeHeaders, type AdminAuth, type Api, type StoreFixture,
+} from "../helpers/store"
+
+jest.setTimeout(240_000)
+
+const sandbox = useSandbox()
+
+const STOREFRONT_RETURN = "http://storefront.test/checkout/payneteasy"
+const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" }
+const DECLINED_CARD = { ...CARD, cvv2: "116" }
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value) return value as T
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+function payerFromCart(cart: any) {
+  const b = cart.billing_address ?? cart.shipping_address
+  return {
+    email: cart.email, first_name: b.first_name, last_name: b.last_name, phone: cart.shipping_address?.phone,
+    address_1: b.address_1, city: b.city, postal_code: b.postal_code, country_code: b.country_code, ip: "203.0.113.7",
+  }
+}
+
+async function cartWithSession(api: Api, store: StoreFixture, providerId: string) {
+  let cart = await createCart(api, store)
+  cart = await addShippingMethod(api, store, cart.id)
+  const collection = await createPaymentCollection(api, store, cart.id)
+  const { session } = await initiatePaymentSession(api, store, collection.id, providerId, { payer: payerFromCart(cart) })
+  return { cart, collection, session }
+}
+
+async function completeCart(api: Api, store: StoreFixture, cartId: string) {
+  // A callback may be completing the same cart at this moment (409 "already being completed"): retry briefly.
+  for (let i = 0; ; i++) {
+    const res = await api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(store)).catch((e: any) => e.response)
+    if (res.status !== 409 || i >= 20) return res
+    await new Promise((r) => setTimeout(r, 300))
+  }
+}
+
+async function ordersForCart(container: MedusaContainer, cartId: string): Promise<string[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return (data as Array<{ order_id: string }>).map((d) => d.order_id)
+}
+
+async function paymentsForSession(container: MedusaContainer, sessionId: string) {
+  const payment = container.resolve(Modules.PAYMENT)
+  return payment.listPayments({ payment_session_id: sessionId }, { relations: ["captures", "refunds"] })
+}
+
+async function sessionNow(container: MedusaContainer, sessionId: string) {
+  return container.resolve(Modules.PAYMENT).retrievePaymentSession(sessionId, { select: ["id", "status", "data"] })
+}
+
+function log(container: MedusaContainer) {
+  return container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+}
+
+async function callbackRows(container: MedusaContainer, filters: Record<string, unknown>) {
+  return (await log(container).listPaynetEasyCallbacks(filters, { order: { received_at: "ASC" } })) as any[]
+}
+
+/** Waits until the gateway's callbacks for `clientOrderId` were all answered, and our log processed them. */
+async function waitForProcessedCallback(container: MedusaContainer, clientOrderId: string, type: string) {
+  return waitFor(`processed ${type} callback for ${clientOrderId}`, async () => {
+    const rows = await callbackRows(container, { client_orderid: clientOrderId, source: "callback", type })
+    return rows.find((r) => r.outcome !== "received") ?? false
+  })
+}
+
+function gatewayOrder(clientOrderId: string) {
+  const list = sandbox().control.byClientOrderId(clientOrderId)
+  expect(list).toHaveLength(1)
+  return list[0]
+}
+
+/** A GET to our callback route with the given parameters, like the gateway sends it. */
+async function sendCallback(params: Record<string, string>) {
+  const url = new URL(`${backendUrl()}/payneteasy/callback`)
+  for (const [k, v] of Object.entries(params)) url.searchParams.append(k, v)
+  return fetch(url, { redirect: "manual" })
+}
+
+/** A browser form POST to our return route. */
+async function sendReturn(params: Record<string, string>) {
+  return fetch(`${backendUrl()}/payneteasy/return`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(params).toString(),
+  })
+}
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let admin: AdminAuth
+    let eur: StoreFixture
+
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+    })
+
+    beforeEach(() => {
+      sandbox().control.clearFaults()
+    })
+
+    describe("arrival order", () => {
+      it("callback first, then the return: the callback creates the order (the shopper is not needed), the return and cart completion find it", async () => {
+        const container = getContainer()
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const redirect = await payHostedPage(session.data.redirectUrl, CARD)
+
+        // Nobody has come back yet: the gateway's callback alone makes the order.
+        const [orderId] = await waitFor("order made by the callback", async () => {
+          const ids = await ordersForCart(container, cart.id)
+          return ids.length ? ids : false
+        })
+        const row = await waitForProcessedCallback(container, session.id, "preauth")
+        expect(row.outcome).toBe("processed")
+        expect(row.status).toBe("approved")
+        expect(row.params.control).toBeUndefined()
+
+        const ret = await sendReturn(redirect.params)
+        expect(ret.status).toBe(303)
+        const location = new URL(ret.headers.get("location")!)
+        expect(`${location.origin}${location.pathname}`).toBe(STOREFRONT_RETURN)
+        expect(location.searchParams.get("cart_id")).toBe(cart.id)
+        expect(location.searchParams.get("order_id")).toBe(orderId)
+        expect(location.searchParams.get("gateway_status")).toBe("approved")
+
+        const completed = await completeCart(api, eur, cart.id)
+        expect(completed.data.type).toBe("order")
+        expect(completed.data.order.id).toBe(orderId)
+        expect(await ordersForCart(container, cart.id)).toEqual([orderId])
+        const payments = await paymentsForSession(container, session.id)
+        expect(payments).toHaveLength(1)
+        expect(gatewayOrder(session.id).transactions).toHaveLength(1)
+      })
+
+      it("return first, then the callback: the storefront completes the cart, the late callback is a no-op", async () => {
+        const container = getContainer()
+        sandbox().control.addFault({ kind: "callback-delay", ms: 1500, times: 1 })
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const redirect = await payHostedPage(session.data.redirectUrl, CARD)
+
+        const ret = await sendReturn(redirect.params)
+        expect(ret.status).toBe(303)
+        const location = new URL(ret.headers.get("location")!)
+        expect(location.searchParams.get("cart_id")).toBe(cart.id)
+        expect(location.searchParams.get("payment_session_id")).toBe(session.id)
+
+        const completed = await completeCart(api, eur, cart.id)
+        expect(completed.data.type).toBe("order")
+        const orderId = completed.data.order.id
+
+        const row = await waitForProcessedCallback(container, session.id, "preauth")
+        expect(row.outcome).toBe("processed")
+        expect(await ordersForCart(container, cart.id)).toEqual([orderId])
+        expect(await paymentsForSession(container, session.id)).toHaveLength(1)
+        // The return is in the log too, and never counted as the outcome.
+        const returns = await callbackRows(container, { client_orderid: session.id, source: "return" })
+        expect(returns).toHaveLength(1)
+        expect(returns[0].outcome).toBe("ignored")
+      })
+
+      it("callbacks out of order: the preauth's callback arrives after the capture's — one order, one capture", async () => {
+        const container = getContainer()
+        // Hold the first callback (the preauth's) until the next one (the capture's) has been delivered.
+        sandbox().control.addFault({ kind: "callback-out-of-order", times: 1, holdMs: 60_000 })
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        await payHostedPage(session.data.redirectUrl, CARD)
+        const completed = await completeCart(api, eur, cart.id)
+        expect(completed.data.type).toBe("order")
+        const orderId = completed.data.order.id
+        const [payment] = await paymentsForSession(container, session.id)
+
+        const captured = await api.post(`/admin/payments/${payment.id}/capture`, {}, admin)
+        expect(captured.status).toBe(200)
+
+        const captureRow = await waitForProcessedCallback(container, session.id, "capture")
+        const preauthRow = await waitForProcessedCallback(container, session.id, "preauth")
+        expect(new Date(captureRow.received_at).getTime()).toBeLessThanOrEqual(new Date(preauthRow.received_at).getTime())
+        expect(captureRow.outcome).toBe("processed")
+        expect(preauthRow.outcome).toBe("processed")
+
+        expect(await ordersForCart(container, cart.id)).toEqual([orderId])
+        const [after] = await paymentsForSession(container, session.id)
+        expect(after.captures).toHaveLength(1)
+        expect(gatewayOrder(session.id).captured).toBe("10.42")
+      })
+    })
+
+    describe("duplicates and forgeries", () => {
+      it("the same callback 20 times: one log row, one order, one capture", async () => {
+        const container = getContainer()
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+        await payHostedPage(session.data.redirectUrl, CARD)
+        await waitForProcessedCallback(container, session.id, "sale")
+        const sent = sandbox()
+          .control.callbacks()
+          .find((c) => c.clientOrderId === session.id && c.type === "sale" && c.httpStatus === 200)
+        expect(sent).toBeDefined()
+
+        const replies = await Promise.all(Array.from({ length: 20 }, () => fetch(sent!.url, { redirect: "manual" })))
+        expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200))
+
+        const rows = await callbackRows(container, { client_orderid: session.id, source: "callback" })
+        expect(rows).toHaveLength(1)
+        expect(await ordersForCart(container, cart.id)).toHaveLength(1)
+        const payments = await paymentsForSession(container, session.id)
+        expect(payments).toHaveLength(1)
+        expect(payments[0].captures).toHaveLength(1)
+        expect(gatewayOrder(session.id).transactions).toHaveLength(1)
+      })
+
+      it("a forged control gets 403 and changes nothing; a malformed callback gets 400", async () => {
+        const container = getContainer()
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const orderid = session.data.orderId
+        const forged = {
+          status: "approved", orderid, client_orderid: session.id, merchant_order: session.id, type: "preauth",
+          amount: "10.42", currency: "EUR", control: callbackControl("approved", orderid, session.id, "not-the-merchant-key"),
+        }
+        const res = await sendCallback(forged)
+        expect(res.status).toBe(403)
+        const posted = await fetch(`${backendUrl()}/payneteasy/callback`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(forged).toString(),
+        })
+        expect(posted.status).toBe(403)
+        const { control: _c, ...noControl } = forged
+        expect((await sendCallback(noControl)).status).toBe(400)
+        expect((await sendReturn(forged)).status).toBe(403)
+
+        expect(await callbackRows(container, { client_orderid: session.id })).toHaveLength(0)
+        expect((await sessionNow(container, session.id)).status).toBe("pending")
+        expect(await ordersForCart(container, cart.id)).toHaveLength(0)
+        expect(await paymentsForSession(container, session.id)).toHaveLength(0)
+      })
+
+      it("a callback for an unknown order: genuine → 200 and kept for a person; unverifiable → 404", async () => {
+        const container = getContainer()
+        const key = DEFAULT_SANDBOX_MERCHANT.controlKey
+        const genuine = {
+          status: "approved", orderid: "990001", client_orderid: "payses_01UNKNOWNSESSION0000000000", type: "sale",
+          amount: "5.00", currency: "EUR", control: callbackControl("approved", "990001", "payses_01UNKNOWNSESSION0000000000", key),
+        }
+        expect((await sendCallback(genuine)).status).toBe(200)
+        const row = await waitFor("unknown-order callback processed", async () => {
+          const rows = await callbackRows(container, { orderid: "990001" })
+          return rows[0]?.outcome !== "received" ? rows[0] : false
+        })
+        expect(row.outcome).toBe("ignored")
+        expect(row.outcome_detail).toMatch(/person/)
+
+        const foreign = { ...genuine, client_orderid: "shop-order-77", control: callbackControl("approved", "990001", "shop-order-77", key) }
+        expect((await sendCallback(foreign)).status).toBe(404)
+        expect(await callbackRows(container, { client_orderid: "shop-order-77" })).toHaveLength(0)
+      })
+    })
+
+    describe("outcomes", () => {
+      it("a shopper who never returns still gets an order (sale captured by the callback)", async () => {
+        const container = getContainer()
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+        await payHostedPage(session.data.redirectUrl, CARD)
+        const [orderId] = await waitFor("order made by the callback", async () => {
+          const ids = await ordersForCart(container, cart.id)
+          return ids.length ? ids : false
+        })
+        const row = await waitForProcessedCallback(container, session.id, "sale")
+        expect(row.outcome_detail).toMatch(/^authorized/)
+        const payments = await paymentsForSession(container, session.id)
+        expect(payments).toHaveLength(1)
+        expect(payments[0].captures).toHaveLength(1)
+        expect(payments[0].captured_at).toBeTruthy()
+        const { data } = await api.get(`/admin/orders/${orderId}?fields=id,payment_status`, admin)
+        expect(data.order.payment_status).toBe("captured")
+      })
+
+      it("a declined callback marks the payment session failed with the gateway's reason", async () => {
+        const container = getContainer()
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        await payHostedPage(session.data.redirectUrl, DECLINED_CARD)
+        const row = await waitForProcessedCallback(container, session.id, "preauth")
+        expect(row.status).toBe("declined")
+        expect(row.outcome_detail).toMatch(/^failed/)
+        const after = await sessionNow(container, session.id)
+        expect(after.status).toBe("error")
+        expect((after.data as any).error.message).toBeTruthy()
+        expect(row.outcome_detail).toContain((after.data as any).error.message)
+        expect(await ordersForCart(container, cart.id)).toHaveLength(0)
+        expect(await paymentsForSession(container, session.id)).toHaveLength(0)
+      })
+
+      it("a chargeback callback is recorded in the log and on the order", async () => {
+        const container = getContainer()
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+        await payHostedPage(session.data.redirectUrl, CARD)
+        await waitForProcessedCallback(container, session.id, "sale")
+        const [orderId] = await ordersForCart(container, cart.id)
+        expect(orderId).toBeDefined()
+
+        sandbox().control.chargeback(gatewayOrder(session.id).orderid)
+        const row = await waitForProcessedCallback(container, session.id, "chargeback")
+        expect(row.status).toBe("approved")
+        expect(row.outcome).toBe("processed")
+        expect(row.amount).toBe("10.42")
+
+        const order = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
+        const events = (order.metadata as any)?.payneteasy_events
+        expect(events).toEqual([expect.objectContaining({ callback_id: row.id, type: "chargeback", status: "approved", amount: "10.42" })])
+        // Recording moved no money in Medusa.
+        const [payment] = await paymentsForSession(container, session.id)
+        expect(payment.refunds ?? []).toHaveLength(0)
+      })
+
+      it("with callbacks switched off, reconciliation alone brings the payment to its final state", async () => {
+        const container = getContainer()
+        sandbox().control.addFault({ kind: "callback-off" })
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        await payHostedPage(session.data.redirectUrl, CARD)
+        const gw = await sandbox().control.waitForOutcome(gatewayOrder(session.id).orderid)
+        expect(gw.status).toBe("approved")
+
+        // Each tick checks only what is due; look a little into the future so the first check (3–5 s) is due now.
+        const ahead = () => new Date(Date.now() + 6_000)
+        const [orderId] = await waitFor("order made by reconciliation", async () => {
+          await reconcilePaynetEasy(container, { now: ahead })
+          const ids = await ordersForCart(container, cart.id)
+          return ids.length ? ids : false
+        })
+        expect(orderId).toBeDefined()
+        const [watch] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+        expect(watch.state).toBe("final")
+        expect(await callbackRows(container, { client_orderid: session.id, source: "callback" })).toHaveLength(0)
+        expect(sandbox().control.callbacks().filter((c) => c.clientOrderId === session.id && c.outcome === "sent")).toHaveLength(0)
+        expect(await paymentsForSession(container, session.id)).toHaveLength(1)
+      })
+    })
+
+    describe("3-D Secure uploads (direct flow)", () => {
+      async function challengedSession() {
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.direct)
+        const res = await api
+          .post(
+            `/store/payneteasy/payment-sessions/${session.id}/card`,
+            { card: { number: CARD.number, cvv: "321", expMonth: "12", expYear: "2030", holder: "Test Shopper" } },
+            storeHeaders(eur)
+          )
+          .catch((e: any) => e.response)
+        expect(res.status).toBe(200)
+        expect(res.data.payment_session.status).toBe("requires_more")
+        return { cart, session: res.data.payment_session }
+      }
+
+      it("method result then CRes reach the sandbox and the transaction is approved", async () => {
+        const { cart, session } = await challengedSession()
+        const method = await api.post(
+          `/store/payneteasy/3ds/${session.id}/method`,
+          { threeDSCompInd: "Y", browser: { browserLanguage: "de-DE", browserColorDepth: 24, browserJavaEnabled: false } },
+          storeHeaders(eur)
+        )
+        expect(method.status).toBe(200)
+        const order = gatewayOrder(session.data.clientOrderId)
+        expect(order.threeDS?.methodCompInd).toBe("Y")
+
+        const cres = await api.post(`/store/payneteasy/3ds/${session.id}/cres`, { cRes: "eyJ0cmFuc1N0YXR1cyI6IlkifQ" }, storeHeaders(eur))
+        expect(cres.status).toBe(200)
+        expect(cres.data.payment_session.status).toBe("authorized")
+        expect(cres.data.payment_session.data.threeDS).toBeUndefined()
+        const after = gatewayOrder(session.data.clientOrderId)
+        expect(after.status).toBe("approved")
+        expect(after.threeDS?.via).toBe("CRes upload")
+
+        const completed = await completeCart(api, eur, cart.id)
+        expect(completed.data.type).toBe("order")
+      })
+
+      it("a failing PaRes declines the transaction (402); an upload with nothing pending is refused (409)", async () => {
+        const { session } = await challengedSession()
+        const pares = await api
+          .post(`/store/payneteasy/3ds/${session.id}/pares`, { paRes: "fail", MD: "md-1" }, storeHeaders(eur))
+          .catch((e: any) => e.response)
+        expect(pares.status).toBe(402)
+        expect(pares.data.payment_session.status).toBe("error")
+        expect(gatewayOrder(session.data.clientOrderId).status).toBe("declined")
+
+        const again = await api
+          .post(`/store/payneteasy/3ds/${session.id}/cres`, { cRes: "late" }, storeHeaders(eur))
+          .catch((e: any) => e.response)
+        expect(again.status).toBe(409)
+        const bad = await api
+          .post(`/store/payneteasy/3ds/${session.id}/method`, { threeDSCompInd: "maybe" }, storeHeaders(eur))
+          .catch((e: any) => e.response)
+        expect(bad.status).toBe(400)
+      })
+    })
+  },
+})
