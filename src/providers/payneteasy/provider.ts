@@ -26,6 +26,7 @@ import { parseOptions, resolvePrivateKey, type PaynetEasyOptions } from "./optio
 import { payerFields } from "./payer"
 import { parseSessionData, type LedgerEntry, type SessionData } from "./session-data"
 import { statusKey, toSessionStatus, transactionTypeKey } from "./status-map"
+import { uploadThreeDS } from "./three-ds"
 
 type Data = Record<string, unknown>
 
@@ -109,6 +110,9 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const raw = input.data ?? {}
     const data = parseSessionData(withoutTransient(raw))
+    if (raw.threeDS !== undefined) {
+      return uploadThreeDS(this.client_, data, raw.threeDS, (d) => this.getPaymentStatus({ data: d })) // 3DS uploads: three-ds.ts
+    }
     if (raw.card === undefined) {
       return this.getPaymentStatus({ data })
     }
