@@ -372,6 +372,27 @@ medusaIntegrationTestRunner({
         expect(sandbox().control.callbacks().filter((c) => c.clientOrderId === session.id && c.outcome === "sent")).toHaveLength(0)
         expect(await paymentsForSession(container, session.id)).toHaveLength(1)
       })
+
+      it("the scheduled job reconciles on its own (no callback, no return, nobody calls reconcile)", async () => {
+        const container = getContainer()
+        sandbox().control.addFault({ kind: "callback-off" })
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+        await payHostedPage(session.data.redirectUrl, CARD)
+        const [orderId] = await waitFor(
+          "order made by the scheduled reconciliation job",
+          async () => {
+            const ids = await ordersForCart(container, cart.id)
+            return ids.length ? ids : false
+          },
+          60_000
+        )
+        expect(orderId).toBeDefined()
+        const [watch] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+        expect(watch.state).toBe("final")
+        expect(watch.checks).toBeGreaterThanOrEqual(1)
+        const [payment] = await paymentsForSession(container, session.id)
+        expect(payment.captures).toHaveLength(1)
+      })
     })
 
     describe("3-D Secure uploads (direct flow)", () => {
