@@ -492,9 +492,9 @@ function requireOrderId(data: SessionData, what: string): string {
   return data.orderId
 }
 
+/** The data without the previous outcome. Written as null, not dropped: Medusa merges JSON data on update. */
 function stripOutcome(data: SessionData): SessionData {
-  const { nextAction: _n, error: _e, ...rest } = data
-  return rest as SessionData
+  return { ...data, nextAction: null, error: null }
 }
 
 function safeParse(data: Data | undefined): SessionData | undefined {

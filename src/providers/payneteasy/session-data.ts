@@ -35,11 +35,12 @@ export const sessionDataSchema = z.looseObject({
   currency: z.string(),
   gatewayStatus: z.string().optional(),
   redirectUrl: z.string().optional(),
-  nextAction: nextActionSchema.optional(),
+  // null = cleared: Medusa merges JSON data on update (MikroORM assign), so a key is cleared by writing null.
+  nextAction: nextActionSchema.nullable().optional(),
   captures: z.array(ledgerEntry).optional(),
   refunds: z.array(ledgerEntry).optional(),
   voided: z.boolean().optional(),
-  error: z.object({ code: z.string().optional(), message: z.string() }).optional(),
+  error: z.object({ code: z.string().optional(), message: z.string() }).nullable().optional(),
 })
 
 export type SessionData = z.output<typeof sessionDataSchema>
