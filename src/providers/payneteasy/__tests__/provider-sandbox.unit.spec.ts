@@ -1,0 +1,161 @@
+/**
+ * The provider against the real gateway sandbox over HTTP, without Medusa: the cases Medusa's API cannot trigger on
+ * demand (replayed capture / refund ids, lost responses on capture and return, a request that never arrived, an
+ * unresolvable capture amount, a gateway status that stays `unknown`). The cradle is a stand-in for the payment
+ * module's container: only `captureService.retrieve` (the Capture row Medusa wrote before calling capturePayment).
+ */
+import { PaymentSessionStatus } from "@medusajs/framework/utils"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../../sandbox"
+import { PaynetEasyProviderService } from "../provider"
+
+const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Unit Shopper" }
+const PAYER = { email: "u@x.test", phone: "+4930", address_1: "1 St", city: "Berlin", postal_code: "10115", country_code: "de" }
+
+let sandbox: Sandbox
+/** Capture rows "in Medusa's DB": id → raw amount. */
+const captures = new Map<string, unknown>()
+let seq = 0
+
+function provider(extra: Record<string, unknown> = {}) {
+  const cradle = {
+    captureService: {
+      retrieve: async (id: string) => {
+        if (!captures.has(id)) throw new Error(`Capture with id "${id}" not found`)
+        return { id, raw_amount: captures.get(id) }
+      },
+    },
+  }
+  return new PaynetEasyProviderService(cradle, {
+    baseUrl: sandbox.url,
+    endpointId: DEFAULT_SANDBOX_MERCHANT.endpointIds[0],
+    login: DEFAULT_SANDBOX_MERCHANT.login,
+    controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey,
+    backendUrl: "http://127.0.0.1:9",
+    ...extra,
+  })
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, processingMs: 20 })
+})
+afterAll(async () => {
+  await sandbox.close()
+})
+afterEach(() => sandbox.control.clearFaults())
+
+const newSessionId = () => `payses_UNIT${Date.now()}${seq++}`
+
+/** A hosted preauth of `amount` EUR, paid and authorized; returns the provider and the payment data. */
+async function authorizedPayment(amount = "10.42") {
+  const p = provider()
+  const session_id = newSessionId()
+  const init = await p.initiatePayment({ amount, currency_code: "eur", data: { session_id, payer: PAYER } })
+  await payHostedPage(init.data!.redirectUrl as string, CARD)
+  const auth = await p.authorizePayment({ data: init.data })
+  expect(auth.status).toBe(PaymentSessionStatus.AUTHORIZED)
+  return { p, data: auth.data!, session_id }
+}
+
+const order = (clientOrderId: string) => {
+  const list = sandbox.control.byClientOrderId(clientOrderId)
+  expect(list).toHaveLength(1)
+  return list[0]
+}
+
+describe("provider ↔ sandbox", () => {
+  it("capture takes the amount of Medusa's Capture row; replaying the same capture id sends nothing", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    captures.set("capt_1", { value: "4", precision: 20 })
+    const c1 = await p.capturePayment({ data, context: { idempotency_key: "capt_1" } })
+    expect(order(session_id).captured).toBe("4.00")
+    const replay = await p.capturePayment({ data: c1.data, context: { idempotency_key: "capt_1" } })
+    expect(replay.data).toEqual(c1.data)
+    expect(order(session_id).transactions).toHaveLength(2)
+    expect(c1.data!.captures).toEqual([expect.objectContaining({ id: "capt_1", amount: "4.00", status: "approved" })])
+  })
+
+  it("a capture whose amount cannot be resolved fails loudly and sends nothing", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    await expect(p.capturePayment({ data, context: { idempotency_key: "capt_missing" } })).rejects.toThrow(/cannot read Medusa's capture/)
+    await expect(p.capturePayment({ data, context: {} })).rejects.toThrow(/no capture id/)
+    expect(order(session_id).transactions).toHaveLength(1)
+  })
+
+  it("capture response lost: STATUS shows the capture, it is adopted, no second CAPTURE", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    captures.set("capt_lost", "10.42")
+    const before = sandbox.control.requests().CAPTURE ?? 0
+    sandbox.control.addFault({ kind: "response-lost", operation: "CAPTURE", times: 1 })
+    const out = await p.capturePayment({ data, context: { idempotency_key: "capt_lost" } })
+    expect(sandbox.control.requests().CAPTURE).toBe(before + 1)
+    expect(order(session_id)).toMatchObject({ captured: "10.42" })
+    expect(order(session_id).transactions.filter((t) => t.type === "capture")).toHaveLength(1)
+    expect(out.data!.captures).toHaveLength(1)
+  })
+
+  it("refund: exactly input.amount for every BigNumber shape; replayed refund id is a no-op; lost response adopted", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    captures.set("capt_all", "10.42")
+    const captured = await p.capturePayment({ data, context: { idempotency_key: "capt_all" } })
+    const r1 = await p.refundPayment({ data: captured.data, amount: { value: "1.1", precision: 20 }, context: { idempotency_key: "ref_1" } })
+    const replay = await p.refundPayment({ data: r1.data, amount: { value: "1.1", precision: 20 }, context: { idempotency_key: "ref_1" } })
+    expect(replay.data).toEqual(r1.data)
+    sandbox.control.addFault({ kind: "response-lost", operation: "RETURN", times: 1 })
+    const r2 = await p.refundPayment({ data: r1.data, amount: "2.5", context: { idempotency_key: "ref_2" } })
+    const gw = order(session_id)
+    expect(gw.returned).toBe("3.60")
+    expect(gw.transactions.filter((t) => t.type === "reversal").map((t) => t.amount)).toEqual(["1.10", "2.50"])
+    expect(r2.data!.refunds).toEqual([
+      expect.objectContaining({ id: "ref_1", amount: "1.10" }),
+      expect.objectContaining({ id: "ref_2", amount: "2.50" }),
+    ])
+    await expect(p.refundPayment({ data: r2.data, amount: 7, context: { idempotency_key: "ref_3" } })).rejects.toThrow(/RETURN refused/)
+  })
+
+  it("cancel: void once; already voided and declined payments are no-ops", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    const c = await p.cancelPayment({ data, context: { idempotency_key: "pay_1" } })
+    expect(c.data!.voided).toBe(true)
+    await p.cancelPayment({ data: c.data, context: { idempotency_key: "pay_1" } })
+    // Even with stale data (voided flag lost), STATUS shows the void and nothing is sent.
+    await p.cancelPayment({ data, context: { idempotency_key: "pay_1" } })
+    expect(order(session_id).transactions.map((t) => t.type)).toEqual(["preauth", "void"])
+  })
+
+  it("a card that stays `unknown` at the gateway is pending, never authorized", async () => {
+    const p = provider()
+    const session_id = newSessionId()
+    const init = await p.initiatePayment({ amount: "5", currency_code: "usd", data: { session_id, payer: PAYER } })
+    await payHostedPage(init.data!.redirectUrl as string, { ...CARD, cvv2: "217" }).catch(() => undefined)
+    await new Promise((r) => setTimeout(r, 100))
+    const auth = await p.authorizePayment({ data: init.data })
+    expect(order(session_id).status).toBe("unknown")
+    expect(auth.status).toBe(PaymentSessionStatus.PENDING)
+  })
+
+  it("direct: a request that never arrived (connection reset) is sent again: one transaction", async () => {
+    const p = provider({ flow: "direct" })
+    const session_id = newSessionId()
+    const init = await p.initiatePayment({ amount: "3.33", currency_code: "eur", data: { session_id, payer: PAYER } })
+    const before = sandbox.control.requests().PREAUTH ?? 0
+    sandbox.control.addFault({ kind: "connection-reset", operation: "PREAUTH", times: 1 })
+    const out = await p.updatePayment({
+      amount: "3.33",
+      currency_code: "eur",
+      data: { ...init.data, card: { number: CARD.number, cvv: "123", expMonth: "12", expYear: "2030", holder: "U" } },
+    })
+    expect(out.status).toBe(PaymentSessionStatus.AUTHORIZED)
+    expect(order(session_id)).toMatchObject({ authorized: "3.33" })
+    expect(order(session_id).transactions).toHaveLength(1)
+    expect((sandbox.control.requests().PREAUTH ?? 0) - before).toBe(2) // the reset one, then the re-send after STATUS said unknown
+    expect(JSON.stringify(out.data)).not.toContain(CARD.number)
+  })
+
+  it("hosted: a lost registration response fails the session (a new one is created); nothing was paid", async () => {
+    const p = provider()
+    const session_id = newSessionId()
+    sandbox.control.addFault({ kind: "response-lost", operation: "PREAUTHFORM", times: 1 })
+    await expect(p.initiatePayment({ amount: "1", currency_code: "eur", data: { session_id, payer: PAYER } })).rejects.toThrow(/did not answer/)
+    expect(order(session_id).authorized).toBe("0.00")
+  })
+})
