@@ -366,8 +366,11 @@ medusaIntegrationTestRunner({
           return ids.length ? ids : false
         })
         expect(orderId).toBeDefined()
-        const [watch] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
-        expect(watch.state).toBe("final")
+        // (The scheduled job may have run the check concurrently; its bookkeeping lands right after the order.)
+        await waitFor("reconciliation row marked final", async () => {
+          const [row] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+          return row?.state === "final"
+        })
         expect(await callbackRows(container, { client_orderid: session.id, source: "callback" })).toHaveLength(0)
         expect(sandbox().control.callbacks().filter((c) => c.clientOrderId === session.id && c.outcome === "sent")).toHaveLength(0)
         expect(await paymentsForSession(container, session.id)).toHaveLength(1)
@@ -387,9 +390,13 @@ medusaIntegrationTestRunner({
           60_000
         )
         expect(orderId).toBeDefined()
-        const [watch] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
-        expect(watch.state).toBe("final")
+        // The order is made inside the check; the check's own bookkeeping is written right after it.
+        const watch = await waitFor("reconciliation row marked final", async () => {
+          const [row] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+          return row?.state === "final" ? row : false
+        })
         expect(watch.checks).toBeGreaterThanOrEqual(1)
+        expect(watch.last_status).toBe("authorized")
         const [payment] = await paymentsForSession(container, session.id)
         expect(payment.captures).toHaveLength(1)
       })
