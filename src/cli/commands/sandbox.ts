@@ -130,9 +130,11 @@ export async function sandboxCommand(argv: string[], io: CliIO): Promise<number>
     ...(callbackDelayMs !== undefined ? { callbackDelayMs } : {}),
     logger: (line: string) => println(io.stdout, `  · ${line}`),
   })
+  // Listen for the stop signal BEFORE announcing readiness: a supervisor may send SIGTERM the instant it reads the line.
+  const stopped = untilStopped(io.signal)
   println(io.stdout, `  gateway base URL  ${sandbox.url}   (the provider's baseUrl)`)
   println(io.stdout, `sandbox listening on ${sandbox.origin}`)
-  const why = await untilStopped(io.signal)
+  const why = await stopped
   await sandbox.close()
   println(io.stdout, `sandbox stopped (${why})`)
   return EXIT.OK
