@@ -10,18 +10,24 @@ export interface SandboxMerchant {
   login: string
   /** Shared secret: the last term of every control checksum and the HMAC-SHA1 OAuth key (+ "&"). */
   controlKey: string
-  endpointIds: string[]
-  endpointGroupIds?: string[]
+  endpointIds: readonly string[]
+  endpointGroupIds?: readonly string[]
   /** RSA public key (PEM, SPKI or PKCS#1) that verifies this merchant's RSA-SHA256 OAuth signatures. */
   publicKeyPem?: string
 }
 
-export const DEFAULT_SANDBOX_MERCHANT = {
+/** The merchant a sandbox started without `merchants` knows (frozen; spread it to derive variants). */
+export const DEFAULT_SANDBOX_MERCHANT: Readonly<{
+  login: string
+  controlKey: string
+  endpointIds: readonly string[]
+  endpointGroupIds: readonly string[]
+}> = Object.freeze({
   login: "sandbox-merchant",
   controlKey: "B17F59B4-A7DC-41B4-8FF9-37D986B43D20",
-  endpointIds: ["1111"],
-  endpointGroupIds: ["2222"],
-} as const satisfies SandboxMerchant
+  endpointIds: Object.freeze(["1111"]),
+  endpointGroupIds: Object.freeze(["2222"]),
+})
 
 export interface SandboxOptions {
   /** 0 = any free port. Default 4010. */
