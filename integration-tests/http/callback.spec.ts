@@ -344,7 +344,9 @@ medusaIntegrationTestRunner({
 
         const order = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
         const events = (order.metadata as any)?.payneteasy_events
-        expect(events).toEqual([expect.objectContaining({ callback_id: row.id, type: "chargeback", status: "approved", amount: "10.42" })])
+        expect(events).toEqual([
+          expect.objectContaining({ callback_id: row.id, type: "chargeback", status: "approved", amount: "10.42", confirmed: false }),
+        ])
         // Recording moved no money in Medusa.
         const [payment] = await paymentsForSession(container, session.id)
         expect(payment.refunds ?? []).toHaveLength(0)
@@ -374,6 +376,31 @@ medusaIntegrationTestRunner({
         expect(await callbackRows(container, { client_orderid: session.id, source: "callback" })).toHaveLength(0)
         expect(sandbox().control.callbacks().filter((c) => c.clientOrderId === session.id && c.outcome === "sent")).toHaveLength(0)
         expect(await paymentsForSession(container, session.id)).toHaveLength(1)
+      })
+
+      it("a callback recorded but never processed (the instance died) is processed by the reconciliation tick", async () => {
+        const container = getContainer()
+        sandbox().control.addFault({ kind: "callback-off" })
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        await payHostedPage(session.data.redirectUrl, CARD)
+        const gw = await sandbox().control.waitForOutcome(gatewayOrder(session.id).orderid)
+        // What the route would have written just before the process died: the row, but no processing.
+        const { row, created } = await log(container).recordCallback({
+          source: "callback", provider_id: PROVIDER_IDS.hosted, session_id: session.id, orderid: gw.orderid,
+          client_orderid: session.id, type: "preauth", status: "approved", amount: "10.42", currency: "EUR",
+          error_code: null, error_message: null, action: "authorized", params: {}, received_at: new Date(),
+        })
+        expect(created).toBe(true)
+        const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        await pg.raw(`update payneteasy_callback set updated_at = now() - interval '5 minutes' where id = ?`, [row.id])
+
+        const processed = await waitFor("stale callback processed", async () => {
+          await reconcilePaynetEasy(container)
+          const [again] = await callbackRows(container, { id: row.id })
+          return again.outcome === "processed" ? again : false
+        })
+        expect(processed.outcome_detail).toMatch(/^authorized/)
+        expect(await ordersForCart(container, cart.id)).toHaveLength(1)
       })
 
       it("the scheduled job reconciles on its own (no callback, no return, nobody calls reconcile)", async () => {

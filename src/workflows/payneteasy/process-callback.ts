@@ -18,7 +18,7 @@ import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { reflectLaterEvent } from "./reflect-later-event"
-import { ensureWatched, markSettled } from "./reconcile"
+import { ensureWatched, markSettled } from "./watch"
 import { settleSession } from "./settle-session"
 import { findSession } from "./verify-message"
 
@@ -65,6 +65,10 @@ export async function processCallback(container: MedusaContainer, callbackId: st
       await ensureWatched(container, session.id, session.provider_id)
     } else {
       await markSettled(container, session.id, result.sessionStatus ?? result.outcome)
+    }
+    if (result.outcome === "authorized" && result.cartId && !result.orderId) {
+      // Paid but no order: keep the row visibly failed so a redelivery or the reconciliation tick tries again.
+      return await finish("failed", `${result.outcome}: ${result.detail}`)
     }
     const confirmed =
       result.outcome === "pending" && row.status !== "processing"

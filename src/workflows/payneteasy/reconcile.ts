@@ -11,16 +11,19 @@
  * 3. claims due rows in the database (UPDATE … FOR UPDATE SKIP LOCKED), so even without the tick lock two
  *    instances never check the same session at the same time;
  * 4. settles them with bounded concurrency through `settleSession` (STATUS via the provider, Medusa state via the
- *    payment module and processPaymentWorkflow), and writes the next check time or the final state.
+ *    payment module and processPaymentWorkflow), and writes the next check time or the final state;
+ * 5. re-runs callback-log rows left `received` or `failed` for more than a minute (the instance died between
+ *    recording and processing, or processing failed): processing is idempotent, and the gateway will not resend a
+ *    callback it already got a 200 for. A row is retried at most until it is a day old.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
 import { scrub } from "../../gateway/scrub"
-import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
-import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
+import { processCallback } from "./process-callback"
+import { ensureWatched, watchService as service } from "./watch"
 import { settleSession } from "./settle-session"
 import { PROVIDER_PREFIX } from "./verify-message"
 
@@ -37,44 +40,35 @@ export type ReconcileReport = {
   settled: number
   flagged: number
   errors: number
+  callbacksRetried: number
 }
 
-const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+const STALE_CALLBACK_MS = 60_000
+const RETRY_CALLBACKS_FOR_MS = 24 * 60 * 60_000
+const CALLBACK_RETRY_LIMIT = 10
 
-/** Starts watching a session (no-op when already watched). `startedAt` anchors the backoff. */
-export async function ensureWatched(
-  container: MedusaContainer,
-  sessionId: string,
-  providerId: string,
-  startedAt: Date = new Date()
-): Promise<void> {
-  const svc = service(container)
-  const [existing] = await svc.listPaynetEasyReconciliations({ session_id: sessionId }, { take: 1 })
-  if (existing) return
-  try {
-    await svc.createPaynetEasyReconciliations({
-      session_id: sessionId,
-      provider_id: providerId,
-      state: "pending",
-      started_at: startedAt,
-      next_check_at: nextCheckAt(startedAt, new Date()) ?? new Date(),
-      checks: 0,
-    })
-  } catch (e) {
-    // Lost a race on the unique session_id index: somebody else started watching it. Anything else is real.
-    const [again] = await svc.listPaynetEasyReconciliations({ session_id: sessionId }, { take: 1 })
-    if (!again) throw e
-  }
-}
-
-/** Stops watching a session because its outcome is final (callback processing calls this too). */
-export async function markSettled(container: MedusaContainer, sessionId: string, lastStatus: string): Promise<void> {
-  const svc = service(container)
-  const rows = await svc.listPaynetEasyReconciliations({ session_id: sessionId, state: "pending" }, { take: 1 })
+/** Callback-log rows whose processing never finished (see step 5 in the header). */
+async function retryStaleCallbacks(container: MedusaContainer, now: Date): Promise<{ retried: number; errors: number }> {
+  const rows = await service(container).listPaynetEasyCallbacks(
+    {
+      source: "callback",
+      outcome: ["received", "failed"],
+      updated_at: { $lte: new Date(now.getTime() - STALE_CALLBACK_MS) },
+      received_at: { $gte: new Date(now.getTime() - RETRY_CALLBACKS_FOR_MS) },
+    } as Record<string, unknown>,
+    { take: CALLBACK_RETRY_LIMIT, order: { received_at: "ASC" } }
+  )
+  let errors = 0
   for (const row of rows) {
-    await svc.updatePaynetEasyReconciliations({ id: row.id, state: "final", last_status: lastStatus, last_checked_at: new Date() })
+    try {
+      await processCallback(container, row.id)
+    } catch {
+      errors++ // written on the row as `failed` by processCallback; tried again next time
+    }
   }
+  return { retried: rows.length, errors }
 }
+
 
 async function discover(container: MedusaContainer, now: Date): Promise<number> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -157,7 +151,7 @@ export async function reconcilePaynetEasy(
 ): Promise<ReconcileReport> {
   const now = options.now ?? (() => new Date())
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
-  const report: ReconcileReport = { skipped: false, discovered: 0, checked: 0, settled: 0, flagged: 0, errors: 0 }
+  const report: ReconcileReport = { skipped: false, discovered: 0, checked: 0, settled: 0, flagged: 0, errors: 0, callbacksRetried: 0 }
   const locking = container.resolve(Modules.LOCKING)
   const ownerId = `payneteasy-reconcile-${randomUUID()}`
   try {
@@ -185,6 +179,9 @@ export async function reconcilePaynetEasy(
       }
     }
     await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker))
+    const retried = await retryStaleCallbacks(container, now())
+    report.callbacksRetried = retried.retried
+    report.errors += retried.errors
     return report
   } finally {
     await locking.release(TICK_LOCK, { ownerId })

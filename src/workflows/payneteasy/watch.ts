@@ -1,0 +1,47 @@
+/**
+ * Starting and stopping the reconciliation watch of a payment session (rows of `payneteasy_reconciliation`).
+ * Used by callback processing (a callback that is not final yet starts the watch, a final one ends it) and by the
+ * reconciliation tick's discovery.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
+import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+import { nextCheckAt } from "./backoff"
+
+export const watchService = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+
+/** Starts watching a session (no-op when already watched). `startedAt` anchors the backoff. */
+export async function ensureWatched(
+  container: MedusaContainer,
+  sessionId: string,
+  providerId: string,
+  startedAt: Date = new Date()
+): Promise<void> {
+  const svc = watchService(container)
+  const [existing] = await svc.listPaynetEasyReconciliations({ session_id: sessionId }, { take: 1 })
+  if (existing) return
+  try {
+    await svc.createPaynetEasyReconciliations({
+      session_id: sessionId,
+      provider_id: providerId,
+      state: "pending",
+      started_at: startedAt,
+      next_check_at: nextCheckAt(startedAt, new Date()) ?? new Date(),
+      checks: 0,
+    })
+  } catch (e) {
+    // Lost a race on the unique session_id index: somebody else started watching it. Anything else is real.
+    const [again] = await svc.listPaynetEasyReconciliations({ session_id: sessionId }, { take: 1 })
+    if (!again) throw e
+  }
+}
+
+/** Stops watching a session because its outcome is final (callback processing calls this too). */
+export async function markSettled(container: MedusaContainer, sessionId: string, lastStatus: string): Promise<void> {
+  const svc = watchService(container)
+  const rows = await svc.listPaynetEasyReconciliations({ session_id: sessionId, state: "pending" }, { take: 1 })
+  for (const row of rows) {
+    await svc.updatePaynetEasyReconciliations({ id: row.id, state: "final", last_status: lastStatus, last_checked_at: new Date() })
+  }
+}
+
