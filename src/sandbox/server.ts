@@ -110,6 +110,10 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
       req.socket.destroy()
       return
     }
+    if (reply.status === 200) {
+      const id = reply.fields["paynet-order-id"]
+      opts.logger(`${op.name} ${endpointId} → ${reply.fields.type}${id !== undefined ? ` orderid ${id}` : ""}${reply.fields.status ? ` ${reply.fields.status}` : ""}`)
+    }
     sendReply(res, mode, reply.status, reply.fields)
   }
 
