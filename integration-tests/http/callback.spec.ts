@@ -403,6 +403,30 @@ medusaIntegrationTestRunner({
         expect(await ordersForCart(container, cart.id)).toHaveLength(1)
       })
 
+      it("a payment with no final status after an hour is flagged for a person, and polling stops", async () => {
+        const container = getContainer()
+        // The shopper opened the hosted page and left: the gateway order stays `processing`.
+        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        await waitFor("the session is watched", async () => {
+          await reconcilePaynetEasy(container)
+          const [row] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+          return row ?? false
+        })
+        const anHourLater = () => new Date(Date.now() + 61 * 60_000)
+        const flagged = await waitFor("the watch is flagged", async () => {
+          await reconcilePaynetEasy(container, { now: anHourLater })
+          const [row] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+          return row.state === "flagged" ? row : false
+        })
+        expect(flagged.note).toMatch(/account manager/)
+        const checks = flagged.checks
+        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 2 * 60 * 60_000) })
+        const [after] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+        expect(after.checks).toBe(checks)
+        expect(await ordersForCart(container, cart.id)).toHaveLength(0)
+        expect((await sessionNow(container, session.id)).status).toBe("pending")
+      })
+
       it("the scheduled job reconciles on its own (no callback, no return, nobody calls reconcile)", async () => {
         const container = getContainer()
         sandbox().control.addFault({ kind: "callback-off" })
