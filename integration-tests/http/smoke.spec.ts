@@ -53,6 +53,16 @@ medusaIntegrationTestRunner({
       expect(ids).toEqual(expect.arrayContaining(Object.values(PROVIDER_IDS)))
     })
 
+    it("serves the plugin's own routes from source (src/api, no publishable key needed)", async () => {
+      const missing = await fetch(`${backendUrl()}/payneteasy/no-such-route`)
+      expect(missing.status).toBe(404)
+      // The callback route answers a request with no parameters itself (as malformed), it is not a 404 from Express.
+      const callback = await fetch(`${backendUrl()}/payneteasy/callback`)
+      expect(callback.status).toBeGreaterThanOrEqual(400)
+      expect(callback.status).toBeLessThan(500)
+      expect(callback.status).not.toBe(404)
+    })
+
     it("refuses the admin API without a token (the admin helper's token is what opens it)", async () => {
       const res = await api.get("/admin/payments/payment-providers").catch((e: any) => e.response)
       expect(res.status).toBe(401)
