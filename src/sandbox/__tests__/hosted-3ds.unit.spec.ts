@@ -182,3 +182,22 @@ describe("3DS upload operations", () => {
     expect(bad.body["error-message"]).toMatch(/control/)
   })
 })
+
+describe("formats of payer-facing data", () => {
+  it("legacy status carries html url-encoded once (decoded by one form parse)", async () => {
+    const r = await call(sb.url, "SALE", saleFields("lg-3ds", { cvv2: "321" }))
+    const orderid = String(r.body["paynet-order-id"])
+    await sb.control.waitForOutcome(orderid)
+    const s = await call(sb.url, "STATUS", { login: LOGIN, client_orderid: "lg-3ds", orderid, control: followControl("lg-3ds", orderid) }, { accept: null })
+    expect(s.text).toMatch(/\n&html=%3Chtml%3E/)
+    expect(String(s.body.html)).toMatch(/^<html><body onload="document\.forms\[0\]\.submit\(\)"><form method="POST" action="http/)
+    expect(String(s.body["redirect-to"])).toBe(sb.control.transaction(orderid)?.acsUrl)
+  })
+
+  it("escapes merchant-supplied text on the hosted page", async () => {
+    const { page } = await hosted('<b id="x">')
+    const html = await (await fetch(page)).text()
+    expect(html).not.toContain('<b id="x">')
+    expect(html).toContain("&lt;b id=&quot;x&quot;&gt;")
+  })
+})
