@@ -316,7 +316,30 @@ export async function completeCart(api: Api, store: StoreFixture, cartId: string
   return data
 }
 
-/** The whole storefront checkout up to (not including) completion: cart → shipping → collection → session. */
+/**
+ * What a storefront sends as `data.payer` when it creates the session for a guest cart: the cart's email, billing
+ * address and phone (PaynetEasy requires email, phone, address1, city, zip_code, country on every payment).
+ */
+export function payerFromCart(cart: any, ip = "203.0.113.7") {
+  const b = cart.billing_address ?? cart.shipping_address
+  return {
+    email: cart.email,
+    first_name: b?.first_name,
+    last_name: b?.last_name,
+    phone: b?.phone ?? cart.shipping_address?.phone,
+    address_1: b?.address_1,
+    city: b?.city,
+    postal_code: b?.postal_code,
+    country_code: b?.country_code,
+    ip,
+  }
+}
+
+/**
+ * The whole storefront checkout up to (not including) completion: cart → shipping → collection → session.
+ * The session data defaults to `{ payer: payerFromCart(cart) }`, as a storefront would send; pass `sessionData`
+ * to send something else (e.g. `{}` to test the provider's refusal without payer details).
+ */
 export async function checkoutToPaymentSession(
   api: Api,
   store: StoreFixture,
@@ -326,6 +349,7 @@ export async function checkoutToPaymentSession(
   const created = await createCart(api, store, options)
   const cart = await addShippingMethod(api, store, created.id)
   const collection = await createPaymentCollection(api, store, cart.id)
-  const { paymentCollection, session } = await initiatePaymentSession(api, store, collection.id, providerId, options.sessionData)
+  const data = options.sessionData ?? { payer: payerFromCart(cart) }
+  const { paymentCollection, session } = await initiatePaymentSession(api, store, collection.id, providerId, data)
   return { cart, paymentCollection, session }
 }
