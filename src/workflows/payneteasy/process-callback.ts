@@ -12,7 +12,7 @@
  * redelivered event is a no-op. A failure is written as `failed` and rethrown so an event bus with retries retries.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { scrub } from "../../gateway/scrub"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
@@ -32,6 +32,22 @@ export function isInitialType(type: string): boolean {
 }
 
 export async function processCallback(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
+  const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+  const first = (await service.retrievePaynetEasyCallback(callbackId)) as unknown as CallbackRow
+  if (first.outcome === "processed" || first.outcome === "ignored") {
+    return first
+  }
+  // One callback of a session at a time (subscriber, redelivery and the reconciliation tick may meet here); the row
+  // is read again under the lock, so the second comer sees the first one's outcome and does nothing.
+  const locking = container.resolve(Modules.LOCKING)
+  return locking.execute(`payneteasy:session:${first.session_id ?? first.orderid}`, () => processUnlocked(container, callbackId), {
+    timeout: SESSION_LOCK_TIMEOUT_S,
+  })
+}
+
+const SESSION_LOCK_TIMEOUT_S = 60
+
+async function processUnlocked(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
   const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
   const row = (await service.retrievePaynetEasyCallback(callbackId)) as unknown as CallbackRow
   if (row.outcome === "processed" || row.outcome === "ignored") {

@@ -6,8 +6,8 @@
  * type/status) → emit `payneteasy.callback.received` → 200. Processing (STATUS confirmation, order creation, failure,
  * later events) happens in the subscriber, so the gateway gets its 200 quickly and stops retrying.
  * - malformed → 400, forged control → 403, unknown order that verifies under no provider → 404; nothing is recorded.
- * - a duplicate → 200 and nothing new; if the first copy's processing failed or never ran, it is queued again
- *   (processing is idempotent, so this only helps recovery).
+ * - a duplicate → 200 and nothing new; if the first copy's processing failed, it is queued again (processing is
+ *   idempotent, so this only helps recovery; a copy never processed at all is picked up by the reconciliation tick).
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { Modules } from "@medusajs/framework/utils"
@@ -34,7 +34,9 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
     return
   }
   const { row, created } = accepted
-  if (created || row.outcome === "received" || row.outcome === "failed") {
+  // A duplicate of a callback whose processing failed queues it again; one still `received` is in flight (or will be
+  // picked up by the reconciliation tick if its instance died), so it is not queued twice.
+  if (created || row.outcome === "failed") {
     await req.scope.resolve(Modules.EVENT_BUS).emit({ name: CALLBACK_RECEIVED, data: { id: row.id } })
   }
   res.status(200).type("text/plain").send("OK")
