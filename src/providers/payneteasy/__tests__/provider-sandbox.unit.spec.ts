@@ -158,4 +158,32 @@ describe("provider ↔ sandbox", () => {
     await expect(p.initiatePayment({ amount: "1", currency_code: "eur", data: { session_id, payer: PAYER } })).rejects.toThrow(/did not answer/)
     expect(order(session_id).authorized).toBe("0.00")
   })
+
+  it("deleting a session whose preauth was approved releases the hold; storefront-only data is a no-op", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    const out = await p.deletePayment({ data })
+    expect(out.data).toMatchObject({ voided: true })
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "void/approved"])
+    expect(await p.deletePayment({ data: { payer: PAYER } })).toEqual({ data: { payer: PAYER } })
+  })
+
+  it("direct: authorize before any card is pending (STATUS does not know the order); a paid session refuses a second card", async () => {
+    const p = provider({ flow: "direct" })
+    const session_id = newSessionId()
+    const init = await p.initiatePayment({ amount: "2", currency_code: "eur", data: { session_id, payer: PAYER } })
+    expect(await p.authorizePayment({ data: init.data })).toMatchObject({ status: PaymentSessionStatus.PENDING })
+    const cardInput = { number: CARD.number, cvv: "123", expMonth: "12", expYear: "2030", holder: "U" }
+    const paid = await p.updatePayment({ amount: "2", currency_code: "eur", data: { ...init.data, card: cardInput } })
+    expect(paid.status).toBe(PaymentSessionStatus.AUTHORIZED)
+    await expect(p.updatePayment({ amount: "2", currency_code: "eur", data: { ...paid.data, card: cardInput } })).rejects.toThrow(/already in progress or done/)
+    expect(sandbox.control.transactions().filter((t) => t.clientOrderId.startsWith(session_id))).toHaveLength(1)
+  })
+
+  it("hosted sessions refuse card fields", async () => {
+    const p = provider()
+    const init = await p.initiatePayment({ amount: "2", currency_code: "eur", data: { session_id: newSessionId(), payer: PAYER } })
+    await expect(
+      p.updatePayment({ amount: "2", currency_code: "eur", data: { ...init.data, card: { number: CARD.number, cvv: "123", expMonth: "1", expYear: "2030", holder: "U" } } })
+    ).rejects.toThrow(/hosted payment page/)
+  })
 })
