@@ -11,7 +11,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
+  addShippingMethod, createAdminUser, payerFromCart, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
   storeHeaders, type AdminAuth, type Api, type StoreFixture,
 } from "../helpers/store"
 
@@ -41,14 +41,6 @@ afterAll(() => {
   process.stdout.write = originalOut
   process.stderr.write = originalErr
 })
-
-function payerFromCart(cart: any) {
-  const b = cart.billing_address
-  return {
-    email: cart.email, first_name: b.first_name, last_name: b.last_name, phone: cart.shipping_address?.phone,
-    address_1: b.address_1, city: b.city, postal_code: b.postal_code, country_code: b.country_code,
-  }
-}
 
 async function directSession(api: Api, store: StoreFixture) {
   let cart = await createCart(api, store)

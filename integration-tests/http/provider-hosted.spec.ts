@@ -10,7 +10,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
+  addShippingMethod, createAdminUser, payerFromCart, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
   storeHeaders, type AdminAuth, type Api, type StoreFixture,
 } from "../helpers/store"
 
@@ -20,22 +20,6 @@ const sandbox = useSandbox()
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" }
 const DECLINED_CARD = { ...CARD, cvv2: "116" }
-
-/** What a storefront sends with the session: the cart's own email, billing address and phone (guest carts). */
-function payerFromCart(cart: any) {
-  const b = cart.billing_address ?? cart.shipping_address
-  return {
-    email: cart.email,
-    first_name: b.first_name,
-    last_name: b.last_name,
-    phone: b.phone ?? cart.shipping_address?.phone,
-    address_1: b.address_1,
-    city: b.city,
-    postal_code: b.postal_code,
-    country_code: b.country_code,
-    ip: "203.0.113.7",
-  }
-}
 
 async function complete(api: Api, store: StoreFixture, cartId: string) {
   // A gateway callback may be completing the same cart right now (409 "already being completed"): retry briefly.
@@ -172,12 +156,14 @@ medusaIntegrationTestRunner({
       const failed = await complete(api, eur, cart.id)
       expect(failed.status).toBe(400)
       expect(failed.data.message).toMatch(/not authorized/i)
-      const pc = await api.get(`/store/payment-collections/${session.payment_collection_id}`, storeHeaders(eur)).catch(() => undefined)
-      const stored = pc?.data?.payment_collection?.payment_sessions?.find((s: any) => s.id === session.id)
-      if (stored) {
-        expect(stored.status).toBe("error")
-        expect(stored.data.error.message).toMatch(/insufficient funds/i)
-      }
+      // The storefront reads the reason from the session (the cart's payment collection); here through the module.
+      const stored = await getContainer().resolve(Modules.PAYMENT).retrievePaymentSession(session.id)
+      expect(stored.status).toBe("error")
+      expect((stored.data as any).error.message).toMatch(/insufficient funds/i)
+      const viaStore = await api.get(`/store/carts/${cart.id}?fields=*payment_collection.payment_sessions`, storeHeaders(eur))
+      const seen = viaStore.data.cart.payment_collection.payment_sessions.find((s: any) => s.id === session.id)
+      expect(seen.status).toBe("error")
+      expect(seen.data.error.message).toMatch(/insufficient funds/i)
       expect(gatewayOrder(session.id).status).toBe("declined")
 
       // Try again: a new session (new client_orderid) on the same cart.
@@ -202,6 +188,19 @@ medusaIntegrationTestRunner({
       expect(res.data.type).toBe("order")
       expect(gatewayOrder(fresh.id)).toMatchObject({ status: "approved", authorized: "20.84" })
       expect(gatewayOrder(session.id).status).not.toBe("approved") // the abandoned registration was never paid
+    })
+
+    it("a session without payer details is refused with a message naming what the storefront must send", async () => {
+      let cart = await createCart(api, eur)
+      cart = await addShippingMethod(api, eur, cart.id)
+      const collection = await createPaymentCollection(api, eur, cart.id)
+      const registrations = sandbox().control.requests().PREAUTHFORM ?? 0
+      const res = await api
+        .post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: PROVIDER_IDS.hosted, data: {} }, storeHeaders(eur))
+        .catch((e: any) => e.response)
+      expect(res.status).toBe(400)
+      expect(res.data.message).toMatch(/payer's email, phone, address1, city, zip_code, country: send them as data.payer/)
+      expect(sandbox().control.requests().PREAUTHFORM ?? 0).toBe(registrations) // nothing was sent to the gateway
     })
 
     it("manual capture of part, then the rest; two partial refunds, then the rest; then no more", async () => {
