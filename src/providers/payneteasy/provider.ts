@@ -276,12 +276,13 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     const reply = await this.gateway("STATUS", () =>
       this.client_.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId })
     )
+    // STATUS describes the order's latest transaction.
     const type = transactionTypeKey(reply["transaction-type"])
-    if (type === "void" || type === "reversal") {
-      if (reply.status === "approved") return { data: { ...data, voided: true, gatewayStatus: reply.status } }
+    if (type === "void" && reply.status === "approved") {
+      return { data: { ...data, voided: true, gatewayStatus: reply.status } } // already voided
     }
-    if (reply.status !== "approved" && isFinal(reply)) {
-      return { data: { ...data, gatewayStatus: reply.status } } // declined / error / filtered: nothing is held
+    if ((type === "sale" || type === "preauth") && reply.status !== "approved" && isFinal(reply)) {
+      return { data: { ...data, gatewayStatus: reply.status } } // the payment itself failed: nothing is held
     }
     return { data: await this.voidOrReturn(data, `Cancel ${input.context?.idempotency_key ?? data.session_id}`) }
   }
@@ -407,8 +408,19 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       if (!(e instanceof GatewayRefusal)) throw e
       this.logger()?.info(`PaynetEasy: void refused for order ${data.orderId} (${(e as Error).message}); returning in full instead`)
     }
-    const entry = await this.follow("RETURN", base, data, "reversal")
-    return { ...data, voided: true, gatewayStatus: entry.status, refunds: [...(data.refunds ?? []), { id: "cancel", amount: "full", viaReturn: true, ...entry }] }
+    let entry: Pick<LedgerEntry, "status" | "serialNumber">
+    try {
+      entry = await this.follow("RETURN", base, data, "reversal")
+    } catch (e) {
+      // Refused too: if the order is already fully voided / reversed, cancelling is done; otherwise say why not.
+      const now = await this.client_.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }).catch(() => undefined)
+      const kind = transactionTypeKey(now?.["transaction-type"])
+      if (e instanceof GatewayRefusal && now?.status === "approved" && (kind === "void" || kind === "reversal")) {
+        return { ...data, voided: true, gatewayStatus: now.status }
+      }
+      throw e
+    }
+    return { ...data, voided: true, gatewayStatus: entry.status, refunds: [...(data.refunds ?? []), { id: "cancel", amount: "all remaining", viaReturn: true, ...entry }] }
   }
 
   /**

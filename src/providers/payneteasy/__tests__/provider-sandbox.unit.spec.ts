@@ -186,4 +186,30 @@ describe("provider ↔ sandbox", () => {
       p.updatePayment({ amount: "2", currency_code: "eur", data: { ...init.data, card: { number: CARD.number, cvv: "123", expMonth: "1", expYear: "2030", holder: "U" } } })
     ).rejects.toThrow(/hosted payment page/)
   })
+
+  it("a declined capture leaves the hold; cancel still voids it (a failed follow-up is not a failed payment)", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    captures.set("capt_declined", "5")
+    sandbox.control.addFault({ kind: "outcome", operation: "CAPTURE", status: "declined", times: 1 })
+    await expect(p.capturePayment({ data, context: { idempotency_key: "capt_declined" } })).rejects.toThrow(/CAPTURE refused/)
+    const out = await p.cancelPayment({ data, context: { idempotency_key: "pay_x" } })
+    expect(out.data!.voided).toBe(true)
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "capture/declined", "void/approved"])
+  })
+
+  it("cancel of a settled, partly refunded sale returns the rest; cancelling again is a no-op", async () => {
+    const p = provider({ capture: "automatic" })
+    const session_id = newSessionId()
+    const init = await p.initiatePayment({ amount: "10", currency_code: "eur", data: { session_id, payer: PAYER } })
+    await payHostedPage(init.data!.redirectUrl as string, CARD)
+    const auth = await p.authorizePayment({ data: init.data })
+    expect(auth.status).toBe(PaymentSessionStatus.CAPTURED)
+    sandbox.control.settle(order(session_id).orderid)
+    const refunded = await p.refundPayment({ data: auth.data, amount: "3", context: { idempotency_key: "ref_s" } })
+    const out = await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_s" } })
+    expect(out.data!.voided).toBe(true)
+    expect(order(session_id)).toMatchObject({ returned: "10.00" })
+    await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_s" } }) // stale data, nothing left
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.amount}`)).toEqual(["sale/10.00", "reversal/3.00", "reversal/7.00"])
+  })
 })
