@@ -84,6 +84,14 @@ async function sessionNow(container: MedusaContainer, sessionId: string) {
   return container.resolve(Modules.PAYMENT).retrievePaymentSession(sessionId, { select: ["id", "status", "data"] })
 }
 
+/** What the order says was paid: its capture transactions (what the admin's "paid" and payment status show). */
+async function orderMoney(container: MedusaContainer, orderId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order", fields: ["id", "transactions.*", "summary.*"], filters: { id: orderId } })
+  const order = data[0] as any
+  return { transactions: order.transactions as any[], paidTotal: Number(order.summary.paid_total) }
+}
+
 function log(container: MedusaContainer) {
   return container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 }
@@ -249,10 +257,14 @@ medusaIntegrationTestRunner({
         expect(again.map((r) => r.status)).toEqual(Array(20).fill(200))
         expect(await callbackRows(container, { client_orderid: session.id, source: "callback" })).toHaveLength(1)
 
-        expect(await ordersForCart(container, cart.id)).toHaveLength(1)
+        const orders = await ordersForCart(container, cart.id)
+        expect(orders).toHaveLength(1)
         const payments = await paymentsForSession(container, session.id)
         expect(payments).toHaveLength(1)
         expect(payments[0].captures).toHaveLength(1)
+        const money = await orderMoney(container, orders[0])
+        expect(money.transactions).toHaveLength(1)
+        expect(money.paidTotal).toBe(10.42)
         expect(gatewayOrder(session.id).transactions).toHaveLength(1)
       })
 
@@ -320,6 +332,13 @@ medusaIntegrationTestRunner({
         expect(payments[0].captured_at).toBeTruthy()
         const { data } = await api.get(`/admin/orders/${orderId}?fields=id,payment_status`, admin)
         expect(data.order.payment_status).toBe("captured")
+        // The capture happened before the order existed; the order must still show it as paid, once.
+        const money = await waitFor("the capture on the order", async () => {
+          const m = await orderMoney(container, orderId)
+          return m.transactions.length ? m : false
+        })
+        expect(money.transactions).toHaveLength(1)
+        expect(money.paidTotal).toBe(10.42)
       })
 
       it("a declined callback marks the payment session failed with the gateway's reason", async () => {

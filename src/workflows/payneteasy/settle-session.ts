@@ -14,8 +14,9 @@
  * The authorize call runs under the cart's lock (same key as completeCartWorkflow / processPaymentWorkflow), because a
  * concurrent cart completion authorizing the same session would create a second Payment and make the module void the
  * transaction at the gateway. processPaymentWorkflow is started after the lock is released (it takes it itself).
- * We pass it the action `authorized` even for a captured sale: the Payment and its Capture already exist, and the
- * `captured` branch would run capturePaymentWorkflow again, which records the capture on the order a second time.
+ * We pass it the action `authorized` even for a captured sale: the Payment and its Capture already exist, so the
+ * `captured` branch would only run capturePaymentWorkflow again for nothing; completeCartWorkflow puts the capture on
+ * the new order itself (the integration spec checks paid_total and one order transaction).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
