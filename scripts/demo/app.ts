@@ -75,7 +75,12 @@ export default defineConfig({
       cookieSecret: ${JSON.stringify(secret)},
     },
   },
-  admin: { path: ${JSON.stringify(ADMIN_PATH)}, backendUrl: ${JSON.stringify(backendUrl)} },
+  admin: {
+    path: ${JSON.stringify(ADMIN_PATH)},
+    backendUrl: ${JSON.stringify(backendUrl)},
+    // Vite's pre-bundled dashboard survives between runs here (the app directory itself is recreated every run).
+    vite: () => ({ cacheDir: ${JSON.stringify(path.join(DEMO_DIR, "vite-cache"))} }),
+  },
   plugins: [{ resolve: ${JSON.stringify(sourcePluginDir())}, options: ${JSON.stringify(pluginOptions)} }],
   modules: [
     {
@@ -133,6 +138,8 @@ export async function bootApp(appDir: string, port: number): Promise<RunningApp>
   const express = require("express")
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const loaders = require("@medusajs/medusa/loaders/index").default
+  // Like `medusa start`, run from the app directory: the admin dev server keeps its files under <cwd>/.medusa/client.
+  process.chdir(appDir)
   const app = express()
   app.get("/health", (_req: unknown, res: { status(n: number): { send(b: string): void } }) => res.status(200).send("OK"))
   app.get(STOREFRONT_RETURN_PATH, (_req: unknown, res: { type(t: string): { send(b: string): void } }) =>

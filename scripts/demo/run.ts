@@ -39,6 +39,7 @@ export async function main({ once }: { once: boolean }): Promise<void> {
   const stop = async (code: number) => {
     if (stopping) return
     stopping = true
+    say("\nStopping (Medusa, sandbox, Postgres if embedded)…")
     await shutdown(running)
     process.exit(code)
   }

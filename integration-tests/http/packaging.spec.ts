@@ -1,0 +1,172 @@
+/**
+ * Packaging: what `npm pack` ships, and whether it works in a Medusa app that is not this repository.
+ * 1. `medusa plugin:build` + `npm pack`: the tarball holds the built plugin (every `exports` target), the bin and the
+ *    README — and nothing private: no TypeScript sources, tests, integration harness, demo, env files or key material.
+ * 2. A fresh Medusa 2.21.2 app in a temp dir installs the tarball with a real `npm install` (warm cache, offline
+ *    preferred), takes README.md's medusa-config.ts verbatim, runs `medusa db:migrate`, creates an admin with
+ *    `medusa user`, starts with `medusa start`, and must list `pp_payneteasy_payneteasy` through the admin API and
+ *    serve the plugin's callback route from the installed package.
+ * Slow by nature (build + install + two Medusa boots, about three minutes on 2 cores) but it is the only test that
+ * sees the package the way a store owner does.
+ */
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { Client } from "pg"
+import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
+import { REPO_ROOT } from "../helpers/paths"
+import { getFreePort } from "../helpers/ports"
+import {
+  buildAndPack, childEnv, extract, removeInBackground, sh, startApp, stopApp, tarballFiles, writeFreshApp,
+} from "../packaging/fresh-app"
+
+jest.setTimeout(15 * 60_000)
+
+const DB_NAME = "medusa_payneteasy_packaging"
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-packaging-"))
+const timings: Record<string, number> = {}
+
+function dbAdmin() {
+  return new Client({
+    host: process.env.DB_HOST ?? "localhost",
+    port: Number(process.env.DB_PORT ?? 5432),
+    user: process.env.DB_USERNAME ?? "postgres",
+    password: process.env.DB_PASSWORD || undefined,
+    database: "postgres",
+  })
+}
+
+function databaseUrl(): string {
+  const user = encodeURIComponent(process.env.DB_USERNAME ?? "postgres")
+  const password = process.env.DB_PASSWORD ? `:${encodeURIComponent(process.env.DB_PASSWORD)}` : ""
+  return `postgres://${user}${password}@${process.env.DB_HOST ?? "localhost"}:${process.env.DB_PORT ?? 5432}/${DB_NAME}`
+}
+
+async function recreateDatabase({ create = true } = {}) {
+  const client = dbAdmin()
+  await client.connect()
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`)
+    if (create) await client.query(`CREATE DATABASE "${DB_NAME}"`)
+  } finally {
+    await client.end()
+  }
+}
+
+describe("npm package", () => {
+  let tarball: string
+  let files: string[]
+
+  beforeAll(async () => {
+    const packed = await buildAndPack(work)
+    tarball = packed.tarball
+    timings.build = packed.buildMs
+    timings.pack = packed.packMs
+    files = await tarballFiles(tarball)
+  })
+
+  afterAll(async () => {
+    console.log(`[packaging] timings (s): ${Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(", ")}`)
+    await recreateDatabase({ create: false }).catch(() => undefined)
+    if (process.env.PAYNETEASY_KEEP_PACKAGING_APP !== "1") removeInBackground(work)
+  })
+
+  it("contains the built plugin, its bin and README, and every path package.json exports", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"))
+    for (const f of [
+      "package.json",
+      "README.md",
+      "bin/medusa-payneteasy.js",
+      ".medusa/server/src/providers/payneteasy/index.js",
+      ".medusa/server/src/api/payneteasy/callback/route.js",
+      ".medusa/server/src/api/payneteasy/return/route.js",
+      ".medusa/server/src/modules/payneteasy/index.js",
+    ]) {
+      expect(files).toContain(f)
+    }
+    // Every concrete exports target must be in the tarball (wildcards are checked through the entries above).
+    const targets: string[] = []
+    const collect = (v: unknown) => {
+      if (typeof v === "string") targets.push(v.replace(/^\.\//, ""))
+      else if (v && typeof v === "object") Object.values(v).forEach(collect)
+    }
+    collect(pkg.exports)
+    for (const t of targets.filter((t) => !t.includes("*"))) expect(files).toContain(t)
+    const bin = Object.values(pkg.bin ?? {}) as string[]
+    for (const b of bin) expect(files).toContain(b.replace(/^\.\//, ""))
+  })
+
+  it("ships nothing private: no sources, tests, harness, demo, env files or key material", async () => {
+    const forbidden = files.filter(
+      (f) =>
+        /(^|\/)__tests__\//.test(f) ||
+        /\.(spec|test)\.[cm]?js$/.test(f) ||
+        (/\.tsx?$/.test(f) && !f.endsWith(".d.ts")) ||
+        /^(src|integration-tests|scripts|bench|\.ci|\.demo|coverage|node_modules)\//.test(f) ||
+        /^\.medusa\/server\/(?!src\/)/.test(f) ||
+        /(^|\/)\.env(\.|$)/.test(f) ||
+        /\.(pem|key|p12|pfx)$/.test(f) ||
+        /(^|\/)(\.npmrc|\.git\/)/.test(f)
+    )
+    expect(forbidden).toEqual([])
+    const root = await extract(tarball, path.join(work, "extracted"))
+    const withKeys = files.filter((f) =>
+      /-----BEGIN [A-Z ]*PRIVATE KEY-----\s*[A-Za-z0-9+/=]{40}/.test(fs.readFileSync(path.join(root, f), "utf8"))
+    )
+    expect(withKeys).toEqual([])
+  })
+
+  it("installs into a fresh Medusa 2.21.2 app configured as README.md says; the app boots and lists the provider", async () => {
+    const appDir = path.join(work, "app")
+    writeFreshApp(appDir, tarball)
+
+    const install = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: appDir, timeoutMs: 8 * 60_000 })
+    timings.install = install.ms
+    const installed = JSON.parse(fs.readFileSync(path.join(appDir, "node_modules/medusa-payment-payneteasy/package.json"), "utf8"))
+    expect(installed.name).toBe("medusa-payment-payneteasy")
+    // A real install: a directory with the tarball's content, not a link back into this repository.
+    expect(fs.lstatSync(path.join(appDir, "node_modules/medusa-payment-payneteasy")).isSymbolicLink()).toBe(false)
+    expect(fs.existsSync(path.join(appDir, "node_modules/medusa-payment-payneteasy/.medusa/server/src/providers/payneteasy/index.js"))).toBe(true)
+
+    await recreateDatabase()
+    const port = await getFreePort()
+    const env = childEnv({
+      NODE_ENV: "development",
+      DATABASE_URL: databaseUrl(),
+      PAYNETEASY_BASE_URL: "http://127.0.0.1:9/paynet",
+      PAYNETEASY_ENDPOINT_ID: DEFAULT_SANDBOX_MERCHANT.endpointIds[0],
+      PAYNETEASY_LOGIN: DEFAULT_SANDBOX_MERCHANT.login,
+      PAYNETEASY_CONTROL_KEY: DEFAULT_SANDBOX_MERCHANT.controlKey,
+      MEDUSA_BACKEND_URL: `http://127.0.0.1:${port}`,
+    })
+    const medusa = path.join(appDir, "node_modules/@medusajs/cli/cli.js")
+    timings.migrate = (await sh(process.execPath, [medusa, "db:migrate"], { cwd: appDir, env, timeoutMs: 5 * 60_000 })).ms
+    const email = "admin@packaging.test"
+    const password = "packaging-test-password"
+    await sh(process.execPath, [medusa, "user", "-e", email, "-p", password], { cwd: appDir, env, timeoutMs: 3 * 60_000 })
+
+    const started = Date.now()
+    const app = await startApp(appDir, env, port)
+    timings.start = Date.now() - started
+    try {
+      const base = `http://127.0.0.1:${port}`
+      const login = await fetch(`${base}/auth/user/emailpass`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      })
+      expect(login.status).toBe(200)
+      const { token } = (await login.json()) as { token: string }
+      const res = await fetch(`${base}/admin/payments/payment-providers`, { headers: { authorization: `Bearer ${token}` } })
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as { payment_providers: Array<{ id: string; is_enabled: boolean }> }
+      expect(body.payment_providers).toContainEqual({ id: "pp_payneteasy_payneteasy", is_enabled: true })
+
+      // The plugin's own route, served from the installed package: a callback without parameters is refused as malformed.
+      const callback = await fetch(`${base}/payneteasy/callback`)
+      expect(callback.status).toBe(400)
+    } finally {
+      await stopApp(app.child)
+    }
+  })
+})
