@@ -68,6 +68,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       transactionType: this.options_.capture === "automatic" ? "sale" : "preauth",
       amount: toGatewayAmount(input.amount, currency),
       currency,
+      storefrontReturnUrl: this.options_.storefrontReturnUrl ?? null,
     }
     const customer = input.context?.customer as Parameters<typeof payerFields>[1]
     if (base.flow === "direct") {

@@ -35,6 +35,9 @@ export const sessionDataSchema = z.looseObject({
   currency: z.string(),
   gatewayStatus: z.string().optional(),
   redirectUrl: z.string().optional(),
+  /** Where the return route sends the shopper: always written by the provider (null = not configured), so a
+   *  storefront-supplied value can never turn the return route into an open redirect. */
+  storefrontReturnUrl: z.string().nullable().optional(),
   // null = cleared: Medusa merges JSON data on update (MikroORM assign), so a key is cleared by writing null.
   nextAction: nextActionSchema.nullable().optional(),
   captures: z.array(ledgerEntry).optional(),

@@ -63,6 +63,20 @@ const order = (clientOrderId: string) => {
 }
 
 describe("provider ↔ sandbox", () => {
+  it("always writes storefrontReturnUrl itself, so a storefront-supplied value cannot redirect shoppers elsewhere", async () => {
+    const configured = await provider({ storefrontReturnUrl: "https://shop.example/checkout/result" }).initiatePayment({
+      amount: "1", currency_code: "eur",
+      data: { session_id: newSessionId(), payer: PAYER, storefrontReturnUrl: "https://evil.example/phish" },
+    })
+    expect(configured.data!.storefrontReturnUrl).toBe("https://shop.example/checkout/result")
+    const unconfigured = await provider().initiatePayment({
+      amount: "1", currency_code: "eur",
+      data: { session_id: newSessionId(), payer: PAYER, storefrontReturnUrl: "https://evil.example/phish" },
+    })
+    // Medusa stores {...storefront data, ...provider data}: the provider's null must be present to win the merge.
+    expect(unconfigured.data).toHaveProperty("storefrontReturnUrl", null)
+  })
+
   it("capture takes the amount of Medusa's Capture row; replaying the same capture id sends nothing", async () => {
     const { p, data, session_id } = await authorizedPayment()
     captures.set("capt_1", { value: "4", precision: 20 })
