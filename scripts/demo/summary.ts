@@ -57,7 +57,10 @@ export function assertAgreement(medusa: MedusaPaymentView, gateway: TransactionV
 export function printSummary(medusa: MedusaPaymentView, gateway: TransactionView, orderTotal: string): void {
   const rows = summaryRows(medusa, gateway, orderTotal)
   table(["", "Medusa", "Gateway (sandbox)"], rows.map((r) => [r.label, r.medusa, r.gateway]))
-  if (medusa.paymentStatus === "refunded" && medusa.refunded.length && medusa.captured.length) {
+  const cur = medusa.currency
+  const partial =
+    sum(medusa.refunded, cur) !== sum(medusa.captured, cur) || sum(medusa.captured, cur) !== normalizeAmount(medusa.paymentAmount, cur)
+  if (medusa.paymentStatus === "refunded" && medusa.refunded.length > 0 && partial) {
     // @medusajs/core-flows getLastPaymentStatus scores a partial capture and a partial refund as ½ each; equal scores
     // read as "refunded". The amounts above are the ledger; the label is Medusa's aggregate.
     say(`  (Medusa labels the order "refunded" because it scores a partial capture and a partial refund alike; the amounts are what count.)`)
