@@ -148,7 +148,9 @@ export interface OperationSpec {
   required: readonly string[]
   /** Other request fields the seed or notes name. Fields not listed are passed through unchanged. */
   optional: readonly string[]
-  /** Whether the request can move money or create state: such a request is never re-sent blindly. */
+  /** Whether the request can move money or create state (a card reference, a registered payout, an eligibility
+   *  check): such a request is never re-sent blindly. Only pure reads (STATUS, CARDINFO) and the 3DS uploads,
+   *  which answer an existing challenge, are false. */
   movesMoney: boolean
   /** The merchant order id field's spelling for this operation (the docs are inconsistent, notes §5.3). */
   clientOrderIdField: "client_orderid" | "client-order-id" | "client-orderid" | null
@@ -243,7 +245,7 @@ export const OPERATIONS = {
     name: "CARDREF", path: "/api/v2/create-card-ref", version: "v2", auth: CONTROL,
     control: [login, field("client_orderid"), field("orderid")],
     required: ["login", "client_orderid", "orderid"], optional: [],
-    movesMoney: false, clientOrderIdField: "client_orderid", response: cardRefResponse,
+    movesMoney: true, clientOrderIdField: "client_orderid", response: cardRefResponse,
   }),
   CARDINFO: op({
     // Auth "not shown" in the seed: login + cardrefid + key (notes §6.2).
@@ -277,7 +279,7 @@ export const OPERATIONS = {
   CARDREF_V4: op({
     name: "CARDREF_V4", path: "/api/v4/create-card-ref", version: "v4", auth: RSA,
     required: ["client_orderid", "orderid"], optional: [],
-    movesMoney: false, clientOrderIdField: "client_orderid", response: cardRefV4Response,
+    movesMoney: true, clientOrderIdField: "client_orderid", response: cardRefV4Response,
   }),
   CREATE_RP_V4: op({
     name: "CREATE_RP_V4", path: "/api/v4/create-recurring-payment", version: "v4", auth: RSA,
@@ -292,7 +294,7 @@ export const OPERATIONS = {
     optional: ["order_desc", "ipaddress", "purpose", "server_callback_url", "credit_card_number", "card_printed_name",
       "expire_month", "expire_year", "destination-card-ref-id", "account_number", "bank_name", "bank_branch",
       "wallet_id", "phone"],
-    movesMoney: false, clientOrderIdField: "client_orderid", response: asyncResponse,
+    movesMoney: true, clientOrderIdField: "client_orderid", response: asyncResponse,
   }),
   PAYOUT_V4_PAY: op({
     // "not shown" in the seed beyond its role; fields from the vendor docs (notes §5.3): client_orderid, orderid, login.
@@ -303,7 +305,7 @@ export const OPERATIONS = {
   PAN_ELIGIBILITY_SEND: op({
     name: "PAN_ELIGIBILITY_SEND", path: "/api/v2/pan-eligibility/send", version: "v2", auth: HMAC,
     required: ["client-order-id", "sending-card-ref-id"], optional: ["amount", "currency"],
-    movesMoney: false, clientOrderIdField: "client-order-id", response: asyncResponse,
+    movesMoney: true, clientOrderIdField: "client-order-id", response: asyncResponse,
   }),
   TRANSFER_V4: op({
     name: "TRANSFER_V4", path: "/api/v4/transfer", version: "v4", auth: RSA,

@@ -23,7 +23,9 @@ export const DEFAULT_TIMEOUTS: TransportTimeouts = { connectMs: 10_000, headersM
 const NOT_SENT_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME",
   "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ENETDOWN", "EADDRNOTAVAIL", "EADDRINUSE",
-  "UND_ERR_DESTROYED", "UND_ERR_CLOSED", "UND_ERR_INVALID_ARG",
+  // Not UND_ERR_DESTROYED / UND_ERR_CLOSED: a pool closed or destroyed while a request is in flight fails that request
+  // with them after its bytes may have left, so they prove nothing about whether the gateway received it.
+  "UND_ERR_INVALID_ARG",
   "DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID",
   "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "ERR_TLS_CERT_ALTNAME_INVALID",
 ])

@@ -17,6 +17,7 @@ import {
   GatewayTransportError,
   GatewayValidationError,
 } from "../errors"
+import { OPERATIONS } from "../operations"
 import { json, startTestServer, type TestServer } from "./http-server"
 
 const KEY = "B17F59B4-A7DC-41B4-8FF9-37D986B43D20"
@@ -346,6 +347,21 @@ describe("failures", () => {
     const reply = await client().request("STATUS", { client_orderid: "a" })
     expect(reply.status).toBe("approved")
     expect(server.requests).toHaveLength(3)
+  })
+
+  it.each([
+    ["CARDREF", { client_orderid: "a", orderid: "1" }],
+    ["PAN_ELIGIBILITY_SEND", { "client-order-id": "a", "sending-card-ref-id": "7" }],
+  ] as const)("does not retry %s (it creates state at the gateway) on 5xx", async (op, fields) => {
+    server.handle((_req, res) => json(res, 503, "<html>busy</html>"))
+    const e = await failure(client({ readRetries: 2 }).request(op, fields))
+    expect(e).toBeInstanceOf(GatewayServerError)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it("the table: only pure reads and 3DS answers are re-sendable; card references and payout checks are not", () => {
+    const resendable = Object.values(OPERATIONS).filter((o) => !o.movesMoney).map((o) => o.name).sort()
+    expect(resendable).toEqual(["CARDINFO", "STATUS", "TDS_UPLOAD_CRES_RESULT", "TDS_UPLOAD_METHOD_URL_RESULT", "TDS_UPLOAD_PARES_RESULT"])
   })
 
   it("does not retry a read-only request on a validation error", async () => {
