@@ -175,6 +175,18 @@ describe("medusa-payneteasy request (against the sandbox)", () => {
     expectClean(res)
   })
 
+  it("--timeout: a SALE whose reply is slower than the timeout fails with exit 1 and the ask-STATUS note", async () => {
+    sandbox.control.addFault({ kind: "latency", ms: 1500, operation: "SALE", times: 1 })
+    const res = await runCli(["request", "sale", ...creds(), "--timeout", "300", ...saleFields(orderId())])
+    expect(res.code).toBe(1)
+    expect(res.stdout).toBe("")
+    expect(res.stderr).toMatch(/^error: GatewayTransportError/)
+    // A money-moving request that may have arrived: the user is told not to re-send blindly.
+    expect(res.stderr).toMatch(/ask STATUS before sending it again/)
+    expect(sandbox.control.requests().SALE).toBe(1)
+    expectClean(res)
+  })
+
   describe("refusals: nothing reaches the sandbox", () => {
     afterEach(() => {
       expect(sent()).toBe(0)
@@ -234,6 +246,9 @@ describe("medusa-payneteasy request (against the sandbox)", () => {
       const badField = await runCli(["request", "status", ...creds(), "client_orderid"])
       expect(badField.code).toBe(2)
       expect(badField.stderr).toMatch(/expected field=value/)
+      const badTimeout = await runCli(["request", "status", ...creds(), "--timeout", "soon", "client_orderid=x"])
+      expect(badTimeout.code).toBe(2)
+      expect(badTimeout.stderr).toMatch(/--timeout must be a whole number/)
     })
   })
 })
