@@ -1,7 +1,8 @@
 /**
  * Service of our `payneteasy` module: the generated CRUD for the callback log and the reconciliation state, plus the
  * two operations whose correctness depends on the database rather than on process memory:
- * - `recordCallback`: insert-or-find on the event's unique key, so N identical callbacks make one row;
+ * - `recordCallback`: insert-or-find on the event's unique key (source, orderid, client_orderid, type, status,
+ *   event_key), so N identical callbacks make one row and two different later events make two;
  * - `claimDue`: take the reconciliation rows that are due and push their next check forward in the same statement,
  *   so two instances running the job at the same moment do not both check the same session.
  */
@@ -19,13 +20,15 @@ export type CallbackRow = {
   client_orderid: string
   type: string
   status: string
+  /** "<amount>|<gateway transaction id>" — see callback-params.ts `eventKey`. */
+  event_key: string
   amount: string | null
   currency: string | null
   error_code: string | null
   error_message: string | null
   action: string | null
   params: Record<string, unknown>
-  outcome: "received" | "processed" | "ignored" | "failed"
+  outcome: "received" | "processed" | "ignored" | "failed" | "flagged"
   outcome_detail: string | null
   received_at: Date
   processed_at: Date | null
@@ -37,6 +40,9 @@ export type ReconciliationRow = {
   id: string
   session_id: string
   provider_id: string
+  /** "" = the session itself; "capture:<id>" / "refund:<id>" = a ledger entry of the session's Payment */
+  target: string
+  payment_id: string | null
   state: "pending" | "final" | "flagged"
   started_at: Date
   next_check_at: Date
@@ -48,7 +54,11 @@ export type ReconciliationRow = {
 
 /** Plugin options (medusa-config `plugins[].options`) this module reads. None of them is a gateway credential. */
 export type PaynetEasyPluginOptions = {
-  /** Where the return route sends the shopper when the session data does not name a storefront return URL. */
+  /**
+   * Fallback only: where the return route sends the shopper when the session's provider has no `storefrontReturnUrl`
+   * option (the provider writes its option, or null, into every session's data; that value wins). Prefer the
+   * provider option: it is per registration, so two registrations can return to different storefront pages.
+   */
   storefrontReturnUrl?: string
 }
 
@@ -77,6 +87,7 @@ class PaynetEasyModuleService extends MedusaService({ PaynetEasyCallback, Paynet
       client_orderid: input.client_orderid,
       type: input.type,
       status: input.status,
+      event_key: input.event_key,
     }
     const [existing] = (await this.listPaynetEasyCallbacks(key, { take: 1 })) as unknown as CallbackRow[]
     if (existing) {
@@ -114,7 +125,7 @@ class PaynetEasyModuleService extends MedusaService({ PaynetEasyCallback, Paynet
          select id from payneteasy_reconciliation
          where state = 'pending' and deleted_at is null and next_check_at <= ?
          order by next_check_at asc limit ? for update skip locked)
-       returning id, session_id, provider_id, state, started_at, next_check_at, last_checked_at, checks, last_status, note`,
+       returning id, session_id, provider_id, target, payment_id, state, started_at, next_check_at, last_checked_at, checks, last_status, note`,
       [lease, now, limit]
     )
     return rows.rows as ReconciliationRow[]

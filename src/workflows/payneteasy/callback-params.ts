@@ -103,3 +103,19 @@ export function storableParams(params: CallbackParams): Record<string, string> {
   const { control: _control, ...rest } = params
   return scrub(rest)
 }
+
+/**
+ * The part of a callback's identity beyond (source, orderid, client_orderid, type, status): its amount and the
+ * gateway's transaction id when the callback carries one (`serial-number`, else `processor-tx-id`).
+ *
+ * Why: later events repeat type and status on the same order — a second partial return, a second chargeback — and
+ * must not be taken for a redelivery of the first. A redelivery is byte-identical, so it still gets the same key.
+ * Limit (gateway fact): the documented callback carries no per-transaction serial, and `processor-tx-id` may be the
+ * same for every transaction of an order (the sandbox's is `PNTEST-<orderid>`), so two later events of the same
+ * type, status AND amount on one order stay indistinguishable from a redelivery and are recorded once.
+ * Never null (a NULL in a unique index never conflicts in Postgres, which would let duplicates through).
+ */
+export function eventKey(core: Pick<CallbackCore, "amount">, params: CallbackParams): string {
+  const txId = clean(params["serial-number"]) ?? clean(params["processor-tx-id"]) ?? ""
+  return `${core.amount ?? ""}|${txId}`
+}

@@ -8,7 +8,7 @@ import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { sessionIdFromClientOrderId } from "../../providers/payneteasy/client-order-id"
-import { coreFields, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./callback-params"
+import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./callback-params"
 import { isVerified, verifyMessage, type VerifiedMessage } from "./verify-message"
 
 export type GatewayRequest = {
@@ -54,6 +54,7 @@ export async function acceptGatewayMessage(
     client_orderid: core.clientOrderId,
     type: core.type,
     status: core.status,
+    event_key: eventKey(core, params),
     amount: core.amount ?? null,
     currency: core.currency ?? null,
     error_code: core.errorCode ?? null,

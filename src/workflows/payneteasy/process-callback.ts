@@ -7,9 +7,12 @@
  *   is only a trigger: a replayed "approved" for a declined transaction changes nothing.
  * - Anything later on the order (return, reversal, chargeback, capture/void made elsewhere): recorded and reflected,
  *   never acted on with money (reflect-later-event.ts).
- * - A genuine callback for an order Medusa does not know: kept in the log as `ignored` for a person.
- * The row's outcome is written at the end; a row already `processed` or `ignored` is never processed again, so a
- * redelivered event is a no-op. A failure is written as `failed` and rethrown so an event bus with retries retries.
+ * - A genuine callback for an order Medusa does not know (its session was deleted after a cart change, while the
+ *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
+ *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
+ *   deletePayment only logs a paid sale, it never refunds one. Anything else is kept as `ignored`.
+ * The row's outcome is written at the end; a row already `processed`, `ignored` or `flagged` is never processed
+ * again, so a redelivered event is a no-op. A failure is written as `failed` and rethrown so an event bus with retries retries.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
@@ -34,7 +37,7 @@ export function isInitialType(type: string): boolean {
 export async function processCallback(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
   const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
   const first = (await service.retrievePaynetEasyCallback(callbackId)) as unknown as CallbackRow
-  if (first.outcome === "processed" || first.outcome === "ignored") {
+  if (isDone(first)) {
     return first
   }
   // One callback of a session at a time (subscriber, redelivery and the reconciliation tick may meet here); the row
@@ -47,10 +50,12 @@ export async function processCallback(container: MedusaContainer, callbackId: st
 
 const SESSION_LOCK_TIMEOUT_S = 60
 
+const isDone = (row: CallbackRow) => row.outcome === "processed" || row.outcome === "ignored" || row.outcome === "flagged"
+
 async function processUnlocked(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
   const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
   const row = (await service.retrievePaynetEasyCallback(callbackId)) as unknown as CallbackRow
-  if (row.outcome === "processed" || row.outcome === "ignored") {
+  if (isDone(row)) {
     return row
   }
   const finish = async (outcome: CallbackRow["outcome"], detail: string) =>
@@ -68,8 +73,17 @@ async function processUnlocked(container: MedusaContainer, callbackId: string): 
     const session = row.session_id ? await findSession(container, row.session_id) : undefined
     if (!session) {
       const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+      if (row.status === "approved") {
+        logger.warn(
+          `PaynetEasy: APPROVED ${row.type} for a payment session Medusa no longer has (orderid ${row.orderid}, client_orderid ${row.client_orderid}, amount ${row.amount ?? "?"} ${row.currency ?? ""}): the shopper may have paid with no order; callback ${row.id} flagged — refund or void it in the gateway's back office, or make the order by hand`
+        )
+        return await finish(
+          "flagged",
+          `approved ${row.type} for a payment session that no longer exists (deleted after a cart change?): the shopper may have been charged with no order; a person must refund/void it at the gateway or create the order`
+        )
+      }
       logger.warn(
-        `PaynetEasy: genuine callback ${row.id} (orderid ${row.orderid}, ${row.type} ${row.status}) for an order Medusa does not know; check it in the gateway's back office`
+        `PaynetEasy: genuine callback ${row.id} (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.type} ${row.status}) for an order Medusa does not know; check it in the gateway's back office`
       )
       return await finish("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
     }
@@ -77,12 +91,15 @@ async function processUnlocked(container: MedusaContainer, callbackId: string): 
       return await finish("processed", await reflectLaterEvent(container, row, session.payment_collection_id))
     }
     const result = await settleSession(container, session.id)
-    if (result.outcome === "pending") {
+    const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
+    if (result.outcome === "pending" || paidNoOrder) {
+      // Paid but no order is not final either: the reconciliation tick keeps trying the cart (and flags it after
+      // the hour) besides re-running this row.
       await ensureWatched(container, session.id, session.provider_id)
     } else {
       await markSettled(container, session.id, result.sessionStatus ?? result.outcome)
     }
-    if (result.outcome === "authorized" && result.cartId && !result.orderId) {
+    if (paidNoOrder) {
       // Paid but no order: keep the row visibly failed so a redelivery or the reconciliation tick tries again.
       return await finish("failed", `${result.outcome}: ${result.detail}`)
     }

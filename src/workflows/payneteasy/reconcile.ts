@@ -1,17 +1,23 @@
 /**
- * Reconciliation: asks the gateway about PaynetEasy payment sessions that are still not final, on the gateway's
- * recommended backoff (backoff.ts), until they are final or an hour has passed (then flagged for a person).
+ * Reconciliation: asks the gateway about PaynetEasy payment sessions — and captures / returns of PaynetEasy payments
+ * (reconcile-ledger.ts) — that are still not final, on the gateway's recommended backoff (backoff.ts), until they
+ * are final or an hour has passed (then flagged for a person).
  *
  * It is what brings a payment to its final state when no callback ever comes (callbacks blocked by a firewall, a
  * non-80/443 port, a gateway outage). Each tick:
  * 1. takes the cluster-wide tick lock from Medusa's locking module (`payneteasy:reconcile:tick`); another instance
  *    holding it means this tick is skipped — Redis locking makes that hold across machines;
- * 2. discovers sessions worth watching: PaynetEasy sessions in pending / requires_more / pending_authorization that
- *    have a gateway order (`data.orderId`) and are younger than an hour, and starts watching them;
+ * 2. discovers what is worth watching: PaynetEasy sessions in pending / requires_more / pending_authorization,
+ *    younger than an hour, that have a gateway order (`data.orderId`) — or, in the direct flow, a client_orderid
+ *    whose card request may have reached the gateway although its reply (and the STATUS after it) was lost: the
+ *    provider then asks STATUS by client_orderid alone, and "not found" means nothing was paid (the watch simply
+ *    ends after the hour, without a flag); and payment ledger entries still `processing` (reconcile-ledger.ts);
  * 3. claims due rows in the database (UPDATE … FOR UPDATE SKIP LOCKED), so even without the tick lock two
  *    instances never check the same session at the same time;
  * 4. settles them with bounded concurrency through `settleSession` (STATUS via the provider, Medusa state via the
- *    payment module and processPaymentWorkflow), and writes the next check time or the final state;
+ *    payment module and processPaymentWorkflow), and writes the next check time or the final state. "Paid but the
+ *    cart could not be completed" is NOT final: the watch stays pending (next tick tries the cart again) and is
+ *    flagged after the hour — with callbacks off nothing else would ever finish that payment;
  * 5. re-runs callback-log rows left `received` or `failed` for more than a minute (the instance died between
  *    recording and processing, or processing failed): processing is idempotent, and the gateway will not resend a
  *    callback it already got a 200 for. A row is retried at most until it is a day old.
@@ -23,7 +29,8 @@ import { scrub } from "../../gateway/scrub"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
 import { processCallback } from "./process-callback"
-import { ensureWatched, watchService as service } from "./watch"
+import { checkLedgerEntry, discoverLedger } from "./reconcile-ledger"
+import { ensureWatched, SESSION_TARGET, watchService as service } from "./watch"
 import { settleSession } from "./settle-session"
 import { PROVIDER_PREFIX } from "./verify-message"
 
@@ -70,6 +77,12 @@ async function retryStaleCallbacks(container: MedusaContainer, now: Date): Promi
 }
 
 
+/** A session worth asking the gateway about (see step 2 in the header). */
+export function isDiscoverable(data: Record<string, unknown> | undefined): boolean {
+  if (typeof data?.orderId === "string" && data.orderId !== "") return true
+  return data?.flow === "direct" && typeof data.clientOrderId === "string" && data.clientOrderId !== ""
+}
+
 async function discover(container: MedusaContainer, now: Date): Promise<number> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const paymentModule = container.resolve(Modules.PAYMENT)
@@ -87,28 +100,39 @@ async function discover(container: MedusaContainer, now: Date): Promise<number> 
     } as Record<string, unknown>,
   })
   const candidates = (data as Array<{ id: string; provider_id: string; data?: Record<string, unknown>; created_at: string | Date }>).filter(
-    (s) => typeof s.data?.orderId === "string" && s.data.orderId !== ""
-  )
-  if (!candidates.length) return 0
-  const watched = new Set(
-    (await service(container).listPaynetEasyReconciliations({ session_id: candidates.map((c) => c.id) }, { select: ["session_id"] })).map(
-      (r) => r.session_id
-    )
+    (s) => isDiscoverable(s.data)
   )
   let added = 0
-  for (const c of candidates) {
-    if (watched.has(c.id)) continue
-    await ensureWatched(container, c.id, c.provider_id, new Date(c.created_at))
-    added++
+  if (candidates.length) {
+    const watched = new Set(
+      (
+        await service(container).listPaynetEasyReconciliations(
+          { session_id: candidates.map((c) => c.id), target: SESSION_TARGET },
+          { select: ["session_id"] }
+        )
+      ).map((r) => r.session_id)
+    )
+    for (const c of candidates) {
+      if (watched.has(c.id)) continue
+      await ensureWatched(container, c.id, c.provider_id, new Date(c.created_at))
+      added++
+    }
   }
-  return added
+  return added + (await discoverLedger(container, now, providerIds))
 }
 
+const PAID_NO_ORDER_NOTE =
+  "the gateway approved the payment but the cart could not be completed into an order for an hour: a person must complete the cart or refund the payment"
+
 async function checkOne(container: MedusaContainer, row: ReconciliationRow, now: () => Date): Promise<"settled" | "pending" | "flagged"> {
+  if (row.target !== SESSION_TARGET) {
+    return checkLedgerEntry(container, row, now)
+  }
   const svc = service(container)
   const result = await settleSession(container, row.session_id)
   const checkedAt = now()
-  if (result.outcome !== "pending") {
+  const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
+  if (result.outcome !== "pending" && !paidNoOrder) {
     await svc.updatePaynetEasyReconciliations({
       id: row.id,
       state: "final",
@@ -120,6 +144,19 @@ async function checkOne(container: MedusaContainer, row: ReconciliationRow, now:
     return "settled"
   }
   const next = nextCheckAt(new Date(row.started_at), checkedAt)
+  if (!next && result.outcome === "pending" && !result.gatewayOrderId) {
+    // Direct flow, STATUS by client_orderid still says "not found" after the hour: no card request ever reached
+    // the gateway, so nothing was paid; stop watching without bothering a person.
+    await svc.updatePaynetEasyReconciliations({
+      id: row.id,
+      state: "final",
+      last_status: result.sessionStatus ?? null,
+      last_checked_at: checkedAt,
+      checks: row.checks + 1,
+      note: "the gateway knows no transaction for this session's client_orderid after an hour; nothing was paid",
+    })
+    return "settled"
+  }
   if (!next) {
     await svc.updatePaynetEasyReconciliations({
       id: row.id,
@@ -127,11 +164,17 @@ async function checkOne(container: MedusaContainer, row: ReconciliationRow, now:
       last_status: result.sessionStatus ?? null,
       last_checked_at: checkedAt,
       checks: row.checks + 1,
-      note: "no final status from the gateway after an hour: stop polling and ask the PaynetEasy account manager",
+      note: paidNoOrder
+        ? PAID_NO_ORDER_NOTE
+        : "no final status from the gateway after an hour: stop polling and ask the PaynetEasy account manager",
     })
     container
       .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(`PaynetEasy: payment session ${row.session_id} has no final gateway status after an hour; flagged for a person`)
+      .warn(
+        paidNoOrder
+          ? `PaynetEasy: payment session ${row.session_id} is paid but its cart ${result.cartId} could not be completed for an hour; flagged for a person`
+          : `PaynetEasy: payment session ${row.session_id} has no final gateway status after an hour; flagged for a person`
+      )
     return "flagged"
   }
   await svc.updatePaynetEasyReconciliations({
@@ -140,6 +183,7 @@ async function checkOne(container: MedusaContainer, row: ReconciliationRow, now:
     last_status: result.sessionStatus ?? null,
     last_checked_at: checkedAt,
     checks: row.checks + 1,
+    note: paidNoOrder ? result.detail.slice(0, 1000) : null,
   })
   return "pending"
 }
@@ -174,7 +218,7 @@ export async function reconcilePaynetEasy(
           if (r === "flagged") report.flagged++
         } catch (e) {
           report.errors++
-          logger.warn(`PaynetEasy reconciliation of session ${row.session_id} failed: ${scrub((e as Error)?.message ?? String(e))}`)
+          logger.warn(`PaynetEasy reconciliation of session ${row.session_id}${row.target ? ` (${row.target})` : ""} failed: ${scrub((e as Error)?.message ?? String(e))}`)
         }
       }
     }

@@ -6,10 +6,10 @@
  * - appended to the order's `metadata.payneteasy_events` (shown in the admin's order metadata), or to the payment's
  *   metadata when there is no order yet — one entry per callback-log row, so a replay adds nothing;
  * - announced as the event `payneteasy.gateway_event`, so a store can react (e.g. open a dispute task).
- * Each entry says `confirmed: false`: the callback's control covers status + orderid + client_orderid only, not the
- * type or the amount (gateway notes §7), and the payment module offers no way to ask the provider for the STATUS of
- * an order that already has a Payment without changing the session. A reader must treat the entry as "the gateway
- * reported" and check the gateway's back office before acting on it.
+ * An entry from a callback says `confirmed: false`: the callback's control covers status + orderid + client_orderid
+ * only, not the type or the amount (gateway notes §7). A reader must treat it as "the gateway reported" and check
+ * the gateway's back office before acting on it. An entry the reconciliation wrote (source `reconcile`: a capture /
+ * return it followed with STATUS by serial number) says `confirmed: true`.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -27,8 +27,8 @@ export type GatewayEventEntry = {
   orderid: string
   reason: string | null
   received_at: string
-  /** false: reported by a control-verified callback, not confirmed by a STATUS call (see the header). */
-  confirmed: false
+  /** false: reported by a control-verified callback; true: learned from a STATUS call (see the header). */
+  confirmed: boolean
 }
 
 function entryFor(row: CallbackRow): GatewayEventEntry {
@@ -41,7 +41,7 @@ function entryFor(row: CallbackRow): GatewayEventEntry {
     orderid: row.orderid,
     reason: row.error_message ?? row.error_code ?? null,
     received_at: new Date(row.received_at).toISOString(),
-    confirmed: false,
+    confirmed: row.source === "reconcile",
   }
 }
 
@@ -107,7 +107,7 @@ export async function reflectLaterEvent(
       order_id: orderId,
       payment_id: paymentId,
       session_id: row.session_id,
-      confirmed: false,
+      confirmed: entry.confirmed,
     },
   })
   return `${row.type} ${row.status} recorded (${where})`

@@ -21,6 +21,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { cartAndOrderFor } from "./cart-links"
 import { findSession } from "./verify-message"
 
 export type SettleOutcome =
@@ -39,6 +40,8 @@ export type SettleResult = {
   paymentId?: string
   cartId?: string
   orderId?: string
+  /** the gateway order the session's data names after the check (absent: the gateway knows no transaction yet) */
+  gatewayOrderId?: string
   detail: string
 }
 
@@ -49,18 +52,11 @@ type Links = { cartId?: string; orderId?: string; paymentId?: string; authorized
 
 async function links(container: MedusaContainer, sessionId: string, paymentCollectionId: string): Promise<Links> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const [{ data: payments }, { data: carts }, { data: orders }] = await Promise.all([
+  const [{ data: payments }, cart] = await Promise.all([
     query.graph({ entity: "payment", fields: ["id"], filters: { payment_session_id: sessionId } }),
-    query.graph({ entity: "cart_payment_collection", fields: ["cart_id"], filters: { payment_collection_id: paymentCollectionId } }),
-    query.graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: paymentCollectionId } }),
+    cartAndOrderFor(container, paymentCollectionId),
   ])
-  const cartId = (carts[0] as { cart_id?: string } | undefined)?.cart_id
-  let orderId = (orders[0] as { order_id?: string } | undefined)?.order_id
-  if (!orderId && cartId) {
-    const { data: orderCarts } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-    orderId = (orderCarts[0] as { order_id?: string } | undefined)?.order_id
-  }
-  return { cartId, orderId, paymentId: (payments[0] as { id?: string } | undefined)?.id }
+  return { ...cart, paymentId: (payments[0] as { id?: string } | undefined)?.id }
 }
 
 /** Confirms the session's outcome with the gateway (through the provider) and makes Medusa reflect it. Idempotent. */
@@ -109,11 +105,13 @@ export async function settleSession(container: MedusaContainer, sessionId: strin
         const reason = error ? `${error.code ? `${error.code}: ` : ""}${error.message ?? ""}` : "no reason given"
         return { outcome: "failed", sessionStatus: status, cartId: l.cartId, orderId: l.orderId, detail: `gateway: ${reason}` }
       }
+      const gatewayOrderId = (after?.data ?? session.data)?.orderId
       return {
         outcome: "pending",
         sessionStatus: status,
         cartId: l.cartId,
         orderId: l.orderId,
+        gatewayOrderId: typeof gatewayOrderId === "string" && gatewayOrderId !== "" ? gatewayOrderId : undefined,
         detail: `gateway outcome not final (session ${status})`,
       }
     }

@@ -10,28 +10,38 @@ import { nextCheckAt } from "./backoff"
 
 export const watchService = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 
-/** Starts watching a session (no-op when already watched). `startedAt` anchors the backoff. */
+/** The session's own watch (its initial transaction); ledger entries of its Payment have their own `target`. */
+export const SESSION_TARGET = ""
+
+/**
+ * Starts watching a session, or one ledger entry of its Payment (no-op when already watched). `startedAt` anchors
+ * the backoff.
+ */
 export async function ensureWatched(
   container: MedusaContainer,
   sessionId: string,
   providerId: string,
-  startedAt: Date = new Date()
+  startedAt: Date = new Date(),
+  what: { target?: string; paymentId?: string } = {}
 ): Promise<void> {
   const svc = watchService(container)
-  const [existing] = await svc.listPaynetEasyReconciliations({ session_id: sessionId }, { take: 1 })
+  const target = what.target ?? SESSION_TARGET
+  const [existing] = await svc.listPaynetEasyReconciliations({ session_id: sessionId, target }, { take: 1 })
   if (existing) return
   try {
     await svc.createPaynetEasyReconciliations({
       session_id: sessionId,
       provider_id: providerId,
+      target,
+      payment_id: what.paymentId ?? null,
       state: "pending",
       started_at: startedAt,
       next_check_at: nextCheckAt(startedAt, new Date()) ?? new Date(),
       checks: 0,
     })
   } catch (e) {
-    // Lost a race on the unique session_id index: somebody else started watching it. Anything else is real.
-    const [again] = await svc.listPaynetEasyReconciliations({ session_id: sessionId }, { take: 1 })
+    // Lost a race on the unique (session_id, target) index: somebody else started watching it. Anything else is real.
+    const [again] = await svc.listPaynetEasyReconciliations({ session_id: sessionId, target }, { take: 1 })
     if (!again) throw e
   }
 }
@@ -39,7 +49,7 @@ export async function ensureWatched(
 /** Stops watching a session because its outcome is final (callback processing calls this too). */
 export async function markSettled(container: MedusaContainer, sessionId: string, lastStatus: string): Promise<void> {
   const svc = watchService(container)
-  const rows = await svc.listPaynetEasyReconciliations({ session_id: sessionId, state: "pending" }, { take: 1 })
+  const rows = await svc.listPaynetEasyReconciliations({ session_id: sessionId, target: SESSION_TARGET, state: "pending" }, { take: 1 })
   for (const row of rows) {
     await svc.updatePaynetEasyReconciliations({ id: row.id, state: "final", last_status: lastStatus, last_checked_at: new Date() })
   }

@@ -8,16 +8,18 @@
  * cart; the provider's authorizePayment asks STATUS, so the order reflects the gateway, not the browser. If the
  * callback came first, the order already exists and cart completion returns it.
  *
- * Storefront return URL: `data.storefrontReturnUrl` of the session when the provider put one there, else the
- * plugin option `storefrontReturnUrl`. Without either, a small page says the payment is being confirmed.
+ * Storefront return URL: the provider option `storefrontReturnUrl`, which the provider writes into every session's
+ * `data.storefrontReturnUrl` (null when unset, so storefront-written data cannot turn this into an open redirect).
+ * Only when that is null: the plugin option `storefrontReturnUrl` (a documented fallback for setups that configure
+ * the plugin, not each provider registration). Without either, a small page says the payment is being confirmed.
  * Query added: cart_id, payment_session_id, gateway_status (as the browser reported it; unconfirmed),
  * session_status (Medusa's), order_id (when an order already exists).
  * Malformed → 400; forged → 403; nothing is recorded for either.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
+import { cartAndOrderFor } from "../../../workflows/payneteasy/cart-links"
 import { acceptGatewayMessage } from "../../../workflows/payneteasy/gateway-message"
 
 export const AUTHENTICATE = false
@@ -54,19 +56,9 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
   if (session) {
     known.payment_session_id = session.id
     known.session_status = session.status
-    const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-    const { data: carts } = await query.graph({
-      entity: "cart_payment_collection",
-      fields: ["cart_id"],
-      filters: { payment_collection_id: session.payment_collection_id },
-    })
-    const cartId = (carts[0] as { cart_id?: string } | undefined)?.cart_id
-    if (cartId) {
-      known.cart_id = cartId
-      const { data: orders } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-      const orderId = (orders[0] as { order_id?: string } | undefined)?.order_id
-      if (orderId) known.order_id = orderId
-    }
+    const { cartId, orderId } = await cartAndOrderFor(req.scope, session.payment_collection_id)
+    if (cartId) known.cart_id = cartId
+    if (orderId) known.order_id = orderId
   }
   const fromSession = session?.data?.storefrontReturnUrl
   const target =

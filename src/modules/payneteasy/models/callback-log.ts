@@ -14,7 +14,8 @@
 import { model } from "@medusajs/framework/utils"
 
 export const CALLBACK_SOURCES = ["callback", "return", "reconcile"] as const
-export const CALLBACK_OUTCOMES = ["received", "processed", "ignored", "failed"] as const
+/** `flagged`: genuine, and a person must act (e.g. an approved payment for a session Medusa no longer has). */
+export const CALLBACK_OUTCOMES = ["received", "processed", "ignored", "failed", "flagged"] as const
 
 export const PaynetEasyCallback = model
   .define("payneteasy_callback", {
@@ -26,6 +27,7 @@ export const PaynetEasyCallback = model
     client_orderid: model.text(),
     type: model.text(),
     status: model.text(),
+    event_key: model.text().default(""),
     amount: model.text().nullable(),
     currency: model.text().nullable(),
     error_code: model.text().nullable(),
@@ -38,6 +40,10 @@ export const PaynetEasyCallback = model
     processed_at: model.dateTime().nullable(),
   })
   .indexes([
-    { name: "IDX_payneteasy_callback_event_unique", on: ["source", "orderid", "client_orderid", "type", "status"], unique: true },
+    {
+      name: "IDX_payneteasy_callback_event_key_unique",
+      on: ["source", "orderid", "client_orderid", "type", "status", "event_key"],
+      unique: true,
+    },
     { name: "IDX_payneteasy_callback_session_id", on: ["session_id"] },
   ])

@@ -1,5 +1,8 @@
 /**
- * Reconciliation state: one row per payment session of ours whose gateway outcome is not final yet.
+ * Reconciliation state: one row per thing of ours whose gateway outcome is not final yet:
+ * - a payment session (`target` = ""): its initial sale / preauth;
+ * - a ledger entry of a Payment (`target` = "capture:<Medusa capture id>" or "refund:<Medusa refund id>",
+ *   `payment_id` set): a capture / return the provider recorded while the gateway still said `processing`.
  *
  * The gateway's polling advice (gateway notes §4): "pull the status every 3-5 seconds for the first 5 minutes, then
  * continue requests for up to an hour once in 5-10 minutes", after which a person must look. The schedule lives in
@@ -16,6 +19,8 @@ export const PaynetEasyReconciliation = model
     id: model.id({ prefix: "pnerc" }).primaryKey(),
     session_id: model.text(),
     provider_id: model.text(),
+    target: model.text().default(""),
+    payment_id: model.text().nullable(),
     state: model.enum([...RECONCILIATION_STATES]).default("pending"),
     started_at: model.dateTime(),
     next_check_at: model.dateTime(),
@@ -25,6 +30,6 @@ export const PaynetEasyReconciliation = model
     note: model.text().nullable(),
   })
   .indexes([
-    { name: "IDX_payneteasy_reconciliation_session_unique", on: ["session_id"], unique: true },
+    { name: "IDX_payneteasy_reconciliation_target_unique", on: ["session_id", "target"], unique: true },
     { name: "IDX_payneteasy_reconciliation_due", on: ["state", "next_check_at"] },
   ])

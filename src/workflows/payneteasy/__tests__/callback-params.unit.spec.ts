@@ -1,4 +1,4 @@
-import { coreFields, MalformedCallbackError, readParams, storableParams } from "../callback-params"
+import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams } from "../callback-params"
 
 const base = {
   status: "approved", orderid: "314201", client_orderid: "payses_01ABC", merchant_order: "payses_01ABC",
@@ -46,5 +46,33 @@ describe("callback params", () => {
     expect(stored.control).toBeUndefined()
     expect(JSON.stringify(stored)).not.toContain("4444555566661111")
     expect(stored.orderid).toBe("314201")
+  })
+})
+
+describe("callback event key (what tells two later events apart)", () => {
+  const key = (p: Record<string, string>) => {
+    const params = readParams(p)
+    return eventKey(coreFields(params, { requireType: true }), params)
+  }
+  const reversal = { ...base, type: "reversal", "processor-tx-id": "PNTEST-314201" }
+
+  it("is the same for byte-identical redeliveries (20 copies → one key)", () => {
+    const keys = new Set(Array.from({ length: 20 }, () => key({ ...reversal })))
+    expect([...keys]).toEqual(["10.42|PNTEST-314201"])
+  })
+
+  it("differs for two partial returns of different amounts on the same order, type and status", () => {
+    expect(key({ ...reversal, amount: "3.00" })).not.toBe(key({ ...reversal, amount: "2.00" }))
+  })
+
+  it("uses the gateway serial number when the callback carries one, else processor-tx-id", () => {
+    expect(key({ ...reversal, "serial-number": "sn-1" })).toBe("10.42|sn-1")
+    expect(key({ ...reversal, "serial-number": "sn-1" })).not.toBe(key({ ...reversal, "serial-number": "sn-2" }))
+    expect(key({ ...reversal, "serial-number": " " })).toBe("10.42|PNTEST-314201")
+  })
+
+  it("is never null, so the unique index cannot be bypassed by missing fields", () => {
+    const { amount: _a, ...noAmount } = base
+    expect(key(noAmount)).toBe("|")
   })
 })

@@ -1,0 +1,213 @@
+/**
+ * Reconciliation of PAYMENTS: captures, returns and voids the provider recorded while the gateway still said
+ * `processing` (ledger.ts). One watch row per pending entry (`target` = "capture:<id>" / "refund:<id>" / "void:void"), on the same
+ * backoff as sessions (backoff.ts). Each check asks STATUS for the entry's serial number (read-only; a client built
+ * from the provider's own options, provider-client.ts) and:
+ * - approved            → the entry's status is written to payment.data (paymentModule.updatePayment, which updates the
+ *                         Payment row only and calls no provider); the watch is final. Medusa's Capture / Refund row
+ *                         already exists, so Medusa's totals were right all along.
+ * - declined / error /
+ *   filtered            → Medusa shows money moved that the gateway did not move: the entry gets the final status and
+ *                         the reason, the watch is `flagged`, a warning is logged, and the event goes to the callback log
+ *                         (source `reconcile`, outcome `flagged`) and the order's metadata.payneteasy_events
+ *                         (reflect-later-event.ts). We never create or delete Medusa Captures / Refunds here.
+ * - still not final     → next check on the backoff; after an hour the watch is flagged for a person.
+ * Race with an admin capture/refund running at the same moment: the payment module writes the provider's data back
+ * from a read it made before our write, which can put `processing` back on the entry. Discovery repairs that: an
+ * entry still pending whose watch already ended with a final gateway status gets that status again (no gateway call).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { PaynetEasyClient } from "../../gateway"
+import { transactionTypeKey } from "../../providers/payneteasy/status-map"
+import type { ReconciliationRow } from "../../modules/payneteasy/service"
+import { scrub } from "../../gateway/scrub"
+import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
+import { findEntry, GATEWAY_TYPE, type LedgerKind, isFinalStatus, isPendingEntry, parseTarget, pendingEntries, withFinalStatus } from "./ledger"
+import { statusClientFor } from "./provider-client"
+import { reflectLaterEvent } from "./reflect-later-event"
+import { ensureWatched, watchService as service } from "./watch"
+
+type PaymentRow = {
+  id: string
+  provider_id: string
+  payment_session_id: string
+  payment_collection_id: string
+  data: Record<string, unknown> | null
+  captures?: Array<{ id: string; created_at: string | Date }>
+  refunds?: Array<{ id: string; created_at: string | Date }>
+}
+
+const PAYMENT_FIELDS = [
+  "id", "provider_id", "payment_session_id", "payment_collection_id", "data", "captures.id", "captures.created_at",
+  "refunds.id", "refunds.created_at",
+]
+
+async function readPayment(container: MedusaContainer, paymentId: string): Promise<PaymentRow | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "payment", fields: PAYMENT_FIELDS, filters: { id: paymentId } })
+  return data[0] as PaymentRow | undefined
+}
+
+async function writeFinalStatus(
+  container: MedusaContainer,
+  paymentId: string,
+  target: string,
+  status: string,
+  error: { errorCode?: string; errorMessage?: string }
+): Promise<boolean> {
+  // Read right before writing, so a capture/refund appended meanwhile is kept.
+  const payment = await readPayment(container, paymentId)
+  if (!payment?.data) return false
+  const patch = withFinalStatus(payment.data, target, status, { ...error, checkedAt: new Date().toISOString() })
+  if (!patch) return false
+  // UpdatePaymentDTO types only `id`; the module passes the rest to the Payment row (no provider call).
+  await container.resolve(Modules.PAYMENT).updatePayment({ id: paymentId, data: { ...payment.data, ...patch } } as { id: string })
+  return true
+}
+
+/** Starts watching pending ledger entries of recently updated PaynetEasy payments; repairs reverted ones. */
+export async function discoverLedger(container: MedusaContainer, now: Date, providerIds: string[]): Promise<number> {
+  if (!providerIds.length) return 0
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "payment",
+    fields: PAYMENT_FIELDS,
+    filters: { provider_id: providerIds, updated_at: { $gte: new Date(now.getTime() - GIVE_UP_AFTER_MS) } } as Record<string, unknown>,
+  })
+  let added = 0
+  for (const payment of data as PaymentRow[]) {
+    const pending = pendingEntries(payment.data)
+    if (!pending.length) continue
+    const rows = await service(container).listPaynetEasyReconciliations({
+      session_id: payment.payment_session_id,
+      target: pending.map((p) => p.target),
+    })
+    const byTarget = new Map(rows.map((r) => [r.target, r]))
+    for (const p of pending) {
+      const row = byTarget.get(p.target)
+      if (!row) {
+        const medusaRows = p.kind === "capture" ? payment.captures : p.kind === "refund" ? payment.refunds : undefined
+        const medusaRow = medusaRows?.find((r) => r.id === p.entry.id)
+        const startedAt = medusaRow ? new Date(medusaRow.created_at) : now
+        await ensureWatched(container, payment.payment_session_id, payment.provider_id, startedAt, {
+          target: p.target,
+          paymentId: payment.id,
+        })
+        added++
+      } else if (row.state !== "pending" && isFinalStatus(row.last_status ?? undefined)) {
+        await writeFinalStatus(container, payment.id, p.target, row.last_status!, { errorMessage: row.note ?? undefined })
+      }
+    }
+  }
+  return added
+}
+
+type StatusAnswer = { status: string; errorCode?: string; errorMessage?: string; serial?: string }
+
+async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>, kind: LedgerKind, serial?: string): Promise<StatusAnswer> {
+  const reply = await client.request("STATUS", {
+    client_orderid: String(data.clientOrderId ?? ""),
+    orderid: typeof data.orderId === "string" ? data.orderId : undefined,
+    "by-request-sn": serial,
+  })
+  // Without a serial number STATUS describes the order's latest transaction: it only speaks for this entry when it
+  // is of the same kind; otherwise we cannot tell, and the entry stays pending.
+  if (!serial && transactionTypeKey(reply["transaction-type"]) !== GATEWAY_TYPE[kind]) {
+    return { status: "unknown" }
+  }
+  return {
+    status: String(reply.status ?? "").toLowerCase(),
+    errorCode: reply["error-code"],
+    errorMessage: reply["error-message"]?.trim() || undefined,
+    serial: reply["serial-number"],
+  }
+}
+
+async function flagDeclined(
+  container: MedusaContainer,
+  row: ReconciliationRow,
+  payment: PaymentRow,
+  kind: LedgerKind,
+  entry: { id: string; amount?: string; currency?: string; serialNumber?: string },
+  answer: StatusAnswer
+): Promise<string> {
+  const data = payment.data ?? {}
+  const svc = service(container)
+  const { row: logRow } = await svc.recordCallback({
+    source: "reconcile",
+    provider_id: row.provider_id,
+    session_id: payment.payment_session_id,
+    orderid: String(data.orderId ?? ""),
+    client_orderid: String(data.clientOrderId ?? ""),
+    type: GATEWAY_TYPE[kind],
+    status: answer.status,
+    event_key: `${entry.amount ?? ""}|${entry.serialNumber ?? answer.serial ?? entry.id}`,
+    amount: entry.amount ?? null,
+    currency: entry.currency ?? (typeof data.currency === "string" ? data.currency : null),
+    error_code: answer.errorCode ?? null,
+    error_message: answer.errorMessage ?? null,
+    action: null,
+    params: { medusa_id: entry.id, "serial-number": entry.serialNumber ?? answer.serial ?? null, payment_id: payment.id },
+    received_at: new Date(),
+  })
+  const where = await reflectLaterEvent(container, logRow, payment.payment_collection_id)
+  const detail = `${kind} ${entry.id} of payment ${payment.id} was ${answer.status} by the gateway after Medusa recorded it: Medusa shows money moved that did not move; a person must correct the order (${where})`
+  await svc.updatePaynetEasyCallbacks({ id: logRow.id, outcome: "flagged", outcome_detail: detail.slice(0, 1000), processed_at: new Date() })
+  return detail
+}
+
+/** One check of one ledger watch row. */
+export async function checkLedgerEntry(
+  container: MedusaContainer,
+  row: ReconciliationRow,
+  now: () => Date
+): Promise<"settled" | "pending" | "flagged"> {
+  const svc = service(container)
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const target = parseTarget(row.target)
+  const payment = row.payment_id ? await readPayment(container, row.payment_id) : undefined
+  const entry = payment ? findEntry(payment.data, row.target) : undefined
+  const base = { id: row.id, last_checked_at: now(), checks: row.checks + 1 }
+  if (!target || !payment || !entry || !isPendingEntry(entry)) {
+    await svc.updatePaynetEasyReconciliations({ ...base, state: "final", note: "ledger entry no longer pending (or gone)" })
+    return "settled"
+  }
+  let answer: StatusAnswer
+  let client: PaynetEasyClient | undefined
+  try {
+    client = statusClientFor(container, row.provider_id)
+    answer = await askStatus(client, payment.data ?? {}, target.kind, entry.serialNumber)
+  } catch (e) {
+    answer = { status: "status-failed", errorMessage: scrub((e as Error)?.message ?? String(e)) }
+  } finally {
+    await client?.close().catch(() => undefined)
+  }
+  const checkedAt = now()
+  if (answer.status === "approved") {
+    await writeFinalStatus(container, payment.id, row.target, "approved", {})
+    await svc.updatePaynetEasyReconciliations({ ...base, last_checked_at: checkedAt, state: "final", last_status: "approved", note: `${target.kind} approved by the gateway` })
+    return "settled"
+  }
+  if (isFinalStatus(answer.status)) {
+    await writeFinalStatus(container, payment.id, row.target, answer.status, answer)
+    const detail = await flagDeclined(container, row, payment, target.kind, entry, answer)
+    await svc.updatePaynetEasyReconciliations({ ...base, last_checked_at: checkedAt, state: "flagged", last_status: answer.status, note: (answer.errorMessage ?? detail).slice(0, 1000) })
+    logger.warn(`PaynetEasy: ${detail}`)
+    return "flagged"
+  }
+  const next = nextCheckAt(new Date(row.started_at), checkedAt)
+  if (!next) {
+    await svc.updatePaynetEasyReconciliations({
+      ...base,
+      last_checked_at: checkedAt,
+      state: "flagged",
+      last_status: answer.status,
+      note: `${target.kind} ${entry.id} has no final gateway status after an hour: stop polling and ask the PaynetEasy account manager`,
+    })
+    logger.warn(`PaynetEasy: ${target.kind} ${entry.id} of payment ${payment.id} has no final gateway status after an hour; flagged for a person`)
+    return "flagged"
+  }
+  await svc.updatePaynetEasyReconciliations({ ...base, last_checked_at: checkedAt, next_check_at: next, last_status: answer.status })
+  return "pending"
+}
