@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs"
 import { z } from "zod"
+import { PaynetEasyClient, type GatewayConfig } from "../../gateway"
 
 const url = (name: string, hint: string) =>
   z
@@ -93,4 +94,23 @@ export function resolvePrivateKey(value: string | undefined): string | undefined
       `PaynetEasy option privateKey is neither PEM text nor a readable file (${(e as NodeJS.ErrnoException).code ?? "read error"} for the given path)`
     )
   }
+}
+
+/**
+ * The gateway client for provider options (raw medusa-config options or already parsed ones), built exactly as the
+ * provider builds its own — for code outside the provider (reconciliation jobs) that must ask the same gateway.
+ * The caller owns the client: close() it when done.
+ */
+export function clientFromOptions(options: unknown): PaynetEasyClient {
+  const o = parseOptions(options)
+  return new PaynetEasyClient({
+    baseUrl: o.baseUrl,
+    endpointId: o.endpointId,
+    endpointGroupId: o.endpointGroupId,
+    login: o.login,
+    controlKey: o.controlKey,
+    privateKeyPem: resolvePrivateKey(o.privateKey),
+    signatureMethods: o.signatureMethods as GatewayConfig["signatureMethods"],
+    timeouts: o.timeouts,
+  })
 }

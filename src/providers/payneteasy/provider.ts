@@ -21,14 +21,19 @@ import { GatewayError, GatewayInputError, PaynetEasyClient, verifyCallback } fro
 import { toGatewayAmount, toGatewayCurrency, toMinor } from "./amounts"
 import { parseCard, withoutTransient } from "./card"
 import { clientOrderIdFor, sessionIdFromClientOrderId } from "./client-order-id"
+import { GatewayRefusal, wrap } from "./errors"
+import { followUp, type FollowOp, type FollowOutcome } from "./follow-up"
 import { isFinal, isNotFound, pollStatus, sendOnce, type StatusReply } from "./gateway-ops"
-import { parseOptions, resolvePrivateKey, type PaynetEasyOptions } from "./options"
+import { clientFromOptions, parseOptions, type PaynetEasyOptions } from "./options"
 import { payerFields } from "./payer"
-import { parseSessionData, type LedgerEntry, type SessionData } from "./session-data"
+import { parseSessionData, type SessionData } from "./session-data"
 import { statusKey, toSessionStatus, transactionTypeKey } from "./status-map"
 import { uploadThreeDS } from "./three-ds"
 
 type Data = Record<string, unknown>
+
+/** The webhook result's amount: never the callback's (uncovered by control); unused for the actions we return. */
+export const WEBHOOK_AMOUNT = "0"
 
 export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEasyOptions> {
   static identifier = "payneteasy"
@@ -43,16 +48,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   constructor(cradle: Record<string, unknown>, options: Record<string, unknown>) {
     super(cradle, parseOptions(options))
     this.options_ = parseOptions(options)
-    this.client_ = new PaynetEasyClient({
-      baseUrl: this.options_.baseUrl,
-      endpointId: this.options_.endpointId,
-      endpointGroupId: this.options_.endpointGroupId,
-      login: this.options_.login,
-      controlKey: this.options_.controlKey,
-      privateKeyPem: resolvePrivateKey(this.options_.privateKey),
-      signatureMethods: this.options_.signatureMethods as any,
-      timeouts: this.options_.timeouts,
-    })
+    this.client_ = clientFromOptions(this.options_)
   }
 
   // ---------------------------------------------------------------- session lifecycle
@@ -240,7 +236,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     const orderId = requireOrderId(data, "capture")
     const amount = await this.captureAmount(captureId, data.currency)
     const fields = { client_orderid: data.clientOrderId, orderid: orderId, amount, currency: data.currency }
-    const entry = await this.follow("CAPTURE", fields, data, "capture")
+    const entry = await this.follow("CAPTURE", fields, data)
     return { data: { ...data, captures: [...(data.captures ?? []), { id: captureId, amount, currency: data.currency, ...entry }] } }
   }
 
@@ -265,7 +261,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       currency: data.currency,
       comment: `Refund ${refundId}`.slice(0, 50),
     }
-    const entry = await this.follow("RETURN", fields, data, "reversal")
+    const entry = await this.follow("RETURN", fields, data)
     return { data: { ...data, refunds: [...(data.refunds ?? []), { id: refundId, amount, currency: data.currency, ...entry }] } }
   }
 
@@ -293,6 +289,14 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   /**
    * Pure: verifies the callback's control (sha1 of status + orderid + client_orderid + control key) and maps it.
    * Forged, foreign or non-initial (capture / return / chargeback) callbacks → not_supported, so core does nothing.
+   *
+   * The control covers neither `amount` nor `type`, so neither may decide money:
+   * - an approved sale maps to `authorized` like a preauth, never `captured`: Medusa's `captured` branch
+   *   (processPaymentWorkflow) would run capturePaymentWorkflow with `data.amount`. Through `authorized`, Medusa
+   *   authorizes the session via authorizePayment, which asks STATUS and reports a sale as captured, so the
+   *   Capture is recorded with Medusa's own amount;
+   * - `data.amount` is always "0" and never the callback's: processPaymentWorkflow (core-flows 2.21.2) reads
+   *   data.amount only in its `captured` branches, which this provider never returns; the type requires the field.
    */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     const params = toParams(payload?.data)
@@ -308,20 +312,14 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     const status = toSessionStatus({ status: params.status, transactionType: type })
     const action = {
       [PaymentSessionStatus.AUTHORIZED]: PaymentActions.AUTHORIZED,
-      [PaymentSessionStatus.CAPTURED]: PaymentActions.SUCCESSFUL,
+      [PaymentSessionStatus.CAPTURED]: PaymentActions.AUTHORIZED, // see above: STATUS, not the callback, says "captured"
       [PaymentSessionStatus.ERROR]: PaymentActions.FAILED,
       [PaymentSessionStatus.REQUIRES_MORE]: PaymentActions.REQUIRES_MORE,
       [PaymentSessionStatus.CANCELED]: PaymentActions.CANCELED,
       [PaymentSessionStatus.PENDING]: PaymentActions.PENDING,
       [PaymentSessionStatus.PENDING_AUTHORIZATION]: PaymentActions.PENDING_AUTHORIZATION,
     }[status]
-    let amount: string = "0"
-    try {
-      amount = params.currency ? toGatewayAmount(params.amount ?? "0", params.currency) : String(params.amount ?? "0")
-    } catch {
-      amount = "0"
-    }
-    return { action, data: { session_id: sessionId, amount } }
+    return { action, data: { session_id: sessionId, amount: WEBHOOK_AMOUNT } }
   }
 
   // ---------------------------------------------------------------- helpers
@@ -361,57 +359,34 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     return { data: next, status }
   }
 
-  /**
-   * Sends capture / return / void once and follows it to a final status by its serial number.
-   * Declined → throws with the gateway's reason (Medusa then deletes its Capture / Refund row).
-   * A lost response is resolved by STATUS of the order: if its latest transaction is of the kind we sent and not
-   * declined, we adopt it; otherwise we fail loudly (the operator checks the gateway before retrying).
-   */
-  private async follow(
-    op: "CAPTURE" | "RETURN" | "VOID",
-    fields: Record<string, string | undefined>,
-    data: SessionData,
-    kind: "capture" | "reversal" | "void"
-  ): Promise<Pick<LedgerEntry, "status" | "serialNumber">> {
-    const q = { clientOrderId: data.clientOrderId, orderId: data.orderId }
-    let sent: Awaited<ReturnType<typeof sendOnce<typeof op>>>
-    try {
-      sent = await sendOnce(this.client_, op, fields, q)
-    } catch (e) {
-      // The gateway refused the request itself (validation error: settled, already voided, nothing left, ...).
-      if (isNotFound(e)) throw new GatewayRefusal(op, (e as GatewayError).gatewayMessage || (e as Error).message)
-      throw wrap(op, e)
+  /** Capture / return / void through follow-up.ts; a still-undecided one is recorded as pending, with a warning. */
+  private async follow(op: FollowOp, fields: Record<string, string | undefined>, data: SessionData): Promise<FollowOutcome> {
+    const outcome = await followUp(this.client_, {
+      op,
+      fields,
+      query: { clientOrderId: data.clientOrderId, orderId: data.orderId },
+      amount: fields.amount,
+      currency: data.currency,
+    })
+    if (outcome.pending) {
+      this.logger()?.warn(`PaynetEasy ${op} for order ${data.orderId} is still ${outcome.status}; recorded as pending for reconciliation`)
     }
-    let reply: StatusReply
-    if (sent.kind === "reply") {
-      reply = await pollStatus(this.client_, { ...q, serialNumber: sent.reply["serial-number"] }, isFinal)
-    } else if (sent.kind === "adopted" && transactionTypeKey(sent.status["transaction-type"]) === kind) {
-      reply = isFinal(sent.status) ? sent.status : await pollStatus(this.client_, q, isFinal)
-    } else {
-      throw new Error(`PaynetEasy ${op}: the gateway's answer was lost and its status does not show the ${kind}; check the order ${data.orderId} at the gateway before retrying`)
-    }
-    if (isFinal(reply) && reply.status !== "approved") {
-      throw new GatewayRefusal(op, reply["error-message"]?.trim() || `${op.toLowerCase()} was ${reply.status}`)
-    }
-    if (!isFinal(reply)) {
-      this.logger()?.warn(`PaynetEasy ${op} for order ${data.orderId} is still ${reply.status}; recorded as accepted`)
-    }
-    return { status: reply.status, serialNumber: reply["serial-number"] }
+    return outcome
   }
 
   /** Void; when the gateway refuses it (e.g. settled), a full return (no amount = full reversal). */
   private async voidOrReturn(data: SessionData, comment: string): Promise<Data> {
     const base = { client_orderid: data.clientOrderId, orderid: data.orderId, comment: comment.slice(0, 50) }
     try {
-      const entry = await this.follow("VOID", base, data, "void")
-      return { ...data, voided: true, gatewayStatus: entry.status }
+      const entry = await this.follow("VOID", base, data)
+      return { ...data, voided: true, gatewayStatus: entry.status, voidEntry: { id: "void", amount: "all", ...entry } }
     } catch (e) {
       if (!(e instanceof GatewayRefusal)) throw e
       this.logger()?.info(`PaynetEasy: void refused for order ${data.orderId} (${(e as Error).message}); returning in full instead`)
     }
-    let entry: Pick<LedgerEntry, "status" | "serialNumber">
+    let entry: FollowOutcome
     try {
-      entry = await this.follow("RETURN", base, data, "reversal")
+      entry = await this.follow("RETURN", base, data)
     } catch (e) {
       // Refused too: if the order is already fully voided / reversed, cancelling is done; otherwise say why not.
       const now = await this.client_.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }).catch(() => undefined)
@@ -470,24 +445,6 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       return undefined
     }
   }
-}
-
-/** The gateway said no to capture / return / void (nothing left, settled, already voided, declined): a 400 for the admin. */
-class GatewayRefusal extends MedusaError {
-  constructor(op: string, reason: string) {
-    super(MedusaError.Types.NOT_ALLOWED, `PaynetEasy ${op} refused: ${reason}`)
-  }
-}
-
-function wrap(op: string, e: unknown): Error {
-  if (e instanceof MedusaError) return e
-  if (e instanceof GatewayInputError) {
-    return new MedusaError(MedusaError.Types.INVALID_DATA, `PaynetEasy ${op}: ${e.message}`)
-  }
-  if (e instanceof GatewayError) {
-    return new Error(`PaynetEasy ${op} failed: ${e.gatewayMessage || e.message}`)
-  }
-  return e instanceof Error ? e : new Error(`PaynetEasy ${op} failed`)
 }
 
 function parseCardOrThrow(raw: unknown) {

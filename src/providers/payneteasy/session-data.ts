@@ -7,6 +7,7 @@
  * (the storefront's own data, e.g. `payer`, lives next to ours).
  */
 import { z } from "zod"
+import { FINAL_STATUSES } from "../../gateway/operations"
 
 const ledgerEntry = z.looseObject({
   /** Medusa's Capture / Refund id (context.idempotency_key): a replay of the same id is a no-op. */
@@ -17,6 +18,8 @@ const ledgerEntry = z.looseObject({
   serialNumber: z.string().optional(),
   /** true when the gateway refused a void and the order was returned in full instead. */
   viaReturn: z.boolean().optional(),
+  /** true while the gateway has not decided (status is its real non-final status): reconciliation finishes it. */
+  pending: z.boolean().optional(),
 })
 
 export const nextActionSchema = z.union([
@@ -43,6 +46,8 @@ export const sessionDataSchema = z.looseObject({
   captures: z.array(ledgerEntry).optional(),
   refunds: z.array(ledgerEntry).optional(),
   voided: z.boolean().optional(),
+  /** The void transaction (cancelPayment / deletePayment), like a ledger entry. */
+  voidEntry: ledgerEntry.optional(),
   error: z.object({ code: z.string().optional(), message: z.string() }).nullable().optional(),
 })
 
@@ -58,4 +63,40 @@ export function parseSessionData(data: Record<string, unknown> | undefined): Ses
     throw new Error(`PaynetEasy: payment data is missing or malformed (${fields}); was this session created by the PaynetEasy provider?`)
   }
   return result.data
+}
+
+/** A capture / refund / void the gateway had not decided when it was recorded, with what STATUS needs to ask again. */
+export interface PendingLedgerEntry {
+  kind: "capture" | "refund" | "void"
+  /** Medusa's Capture / Refund id ("void" for the void, "cancel" for a full return that replaced a refused void). */
+  id: string
+  amount: string
+  currency?: string
+  /** The gateway's last known status (processing, unknown, …). */
+  status?: string
+  clientOrderId: string
+  orderId?: string
+  /** The transaction's serial number: STATUS `by-request-sn`. */
+  serialNumber?: string
+}
+
+const isFinalStatus = (s: string | undefined) => (FINAL_STATUSES as readonly string[]).includes((s ?? "").toLowerCase())
+
+/**
+ * Pure: the ledger entries of a payment's data whose gateway status is not final (for reconciliation). Data that
+ * is not ours (or malformed) has none.
+ */
+export function pendingLedgerEntries(data: Record<string, unknown> | undefined): PendingLedgerEntry[] {
+  const parsed = sessionDataSchema.safeParse(data ?? {})
+  if (!parsed.success) return []
+  const d = parsed.data
+  const ids = { clientOrderId: d.clientOrderId, orderId: d.orderId }
+  const tagged = [
+    ...(d.captures ?? []).map((e) => ({ kind: "capture" as const, e })),
+    ...(d.refunds ?? []).map((e) => ({ kind: "refund" as const, e })),
+    ...(d.voidEntry ? [{ kind: "void" as const, e: d.voidEntry }] : []),
+  ]
+  return tagged
+    .filter(({ e }) => e.pending === true || !isFinalStatus(e.status))
+    .map(({ kind, e }) => ({ kind, id: e.id, amount: e.amount, currency: e.currency, status: e.status, serialNumber: e.serialNumber, ...ids }))
 }

@@ -7,6 +7,7 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../../sandbox"
 import { PaynetEasyProviderService } from "../provider"
+import { pendingLedgerEntries } from "../session-data"
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Unit Shopper" }
 const PAYER = { email: "u@x.test", phone: "+4930", address_1: "1 St", city: "Berlin", postal_code: "10115", country_code: "de" }
@@ -105,6 +106,98 @@ describe("provider ↔ sandbox", () => {
     expect(order(session_id)).toMatchObject({ captured: "10.42" })
     expect(order(session_id).transactions.filter((t) => t.type === "capture")).toHaveLength(1)
     expect(out.data!.captures).toHaveLength(1)
+  })
+
+  describe("a lost reply on the SECOND partial capture / refund is judged against a STATUS snapshot", () => {
+    const capturedTwice = async (fault: "connection-reset" | "response-lost") => {
+      const { p, data, session_id } = await authorizedPayment()
+      captures.set(`c1_${session_id}`, "4")
+      captures.set(`c2_${session_id}`, "3")
+      const first = await p.capturePayment({ data, context: { idempotency_key: `c1_${session_id}` } })
+      const before = sandbox.control.requests().CAPTURE ?? 0
+      sandbox.control.addFault({ kind: fault, operation: "CAPTURE", times: 1 })
+      const second = await p.capturePayment({ data: first.data, context: { idempotency_key: `c2_${session_id}` } })
+      return { p, session_id, first, second, sent: (sandbox.control.requests().CAPTURE ?? 0) - before }
+    }
+
+    it("capture that never arrived (connection reset before processing): sent once more, both captures at the gateway", async () => {
+      const { session_id, first, second, sent } = await capturedTwice("connection-reset")
+      expect(sent).toBe(2)
+      expect(order(session_id).captured).toBe("7.00")
+      expect(order(session_id).transactions.filter((t) => t.type === "capture").map((t) => t.amount)).toEqual(["4.00", "3.00"])
+      const [c1, c2] = second.data!.captures as Array<{ serialNumber: string; status: string; amount: string }>
+      expect(c2).toMatchObject({ amount: "3.00", status: "approved" })
+      expect(c2.serialNumber).not.toBe((first.data!.captures as any[])[0].serialNumber)
+      expect(c1.serialNumber).toBe((first.data!.captures as any[])[0].serialNumber)
+    })
+
+    it("capture processed but reply lost: the new capture is adopted, nothing re-sent", async () => {
+      const { session_id, second, sent } = await capturedTwice("response-lost")
+      expect(sent).toBe(1)
+      expect(order(session_id).captured).toBe("7.00")
+      const serials = order(session_id).transactions.filter((t) => t.type === "capture").map((t) => t.serial)
+      expect((second.data!.captures as any[]).map((c) => c.serialNumber)).toEqual(serials)
+    })
+
+    it("a capture lost twice without a new transaction is indeterminate: the admin is told to check the gateway", async () => {
+      const { p, data, session_id } = await authorizedPayment()
+      captures.set("c_twice_1", "4")
+      captures.set("c_twice_2", "3")
+      const first = await p.capturePayment({ data, context: { idempotency_key: "c_twice_1" } })
+      sandbox.control.addFault({ kind: "connection-reset", operation: "CAPTURE", times: 2 })
+      await expect(p.capturePayment({ data: first.data, context: { idempotency_key: "c_twice_2" } })).rejects.toThrow(/check order \d+ in the PaynetEasy back office/)
+      expect(order(session_id).captured).toBe("4.00")
+    })
+
+    it("a capture still processing after the poll budget is recorded with its real status and pending: true", async () => {
+      const slow = await startSandbox({ port: 0, processingMs: 600_000 })
+      try {
+        const p = new PaynetEasyProviderService(
+          { captureService: { retrieve: async (id: string) => ({ id, raw_amount: "2" }) } },
+          { baseUrl: slow.url, endpointId: "1111", login: DEFAULT_SANDBOX_MERCHANT.login, controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey, backendUrl: "http://127.0.0.1:9" }
+        )
+        const session_id = newSessionId()
+        const init = await p.initiatePayment({ amount: "5", currency_code: "eur", data: { session_id, payer: PAYER } })
+        const orderid = slow.control.byClientOrderId(session_id)[0].orderid
+        slow.control.forceStatus(orderid, "approved") // the preauth is decided at once; the capture then stays processing
+        const auth = await p.authorizePayment({ data: init.data })
+        const out = await p.capturePayment({ data: auth.data, context: { idempotency_key: "capt_slow" } })
+        expect(out.data!.captures).toEqual([expect.objectContaining({ id: "capt_slow", amount: "2.00", status: "processing", pending: true })])
+        expect(pendingLedgerEntries(out.data)).toEqual([expect.objectContaining({ kind: "capture", id: "capt_slow", orderId: orderid })])
+      } finally {
+        await slow.close()
+      }
+    }, 30_000)
+
+    const refundedTwice = async (fault: "connection-reset" | "response-lost") => {
+      const { p, data, session_id } = await authorizedPayment()
+      captures.set(`call_${session_id}`, "10.42")
+      const captured = await p.capturePayment({ data, context: { idempotency_key: `call_${session_id}` } })
+      const r1 = await p.refundPayment({ data: captured.data, amount: "1", context: { idempotency_key: "r1" } })
+      const before = sandbox.control.requests().RETURN ?? 0
+      sandbox.control.addFault({ kind: fault, operation: "RETURN", times: 1 })
+      const r2 = await p.refundPayment({ data: r1.data, amount: "2", context: { idempotency_key: "r2" } })
+      return { session_id, r1, r2, sent: (sandbox.control.requests().RETURN ?? 0) - before }
+    }
+
+    it("refund that never arrived (connection reset before processing): sent once more, both refunds at the gateway", async () => {
+      const { session_id, r2, sent } = await refundedTwice("connection-reset")
+      expect(sent).toBe(2)
+      expect(order(session_id).returned).toBe("3.00")
+      expect(order(session_id).transactions.filter((t) => t.type === "reversal").map((t) => t.amount)).toEqual(["1.00", "2.00"])
+      const serials = order(session_id).transactions.filter((t) => t.type === "reversal").map((t) => t.serial)
+      expect((r2.data!.refunds as any[]).map((r) => r.serialNumber)).toEqual(serials)
+    })
+
+    it("refund processed but reply lost: the new reversal is adopted (the order amount fell by exactly 2.00)", async () => {
+      const { session_id, r2, sent } = await refundedTwice("response-lost")
+      expect(sent).toBe(1)
+      expect(order(session_id).returned).toBe("3.00")
+      expect(r2.data!.refunds).toEqual([
+        expect.objectContaining({ id: "r1", amount: "1.00", status: "approved" }),
+        expect.objectContaining({ id: "r2", amount: "2.00", status: "approved" }),
+      ])
+    })
   })
 
   it("refund: exactly input.amount for every BigNumber shape; replayed refund id is a no-op; lost response adopted", async () => {
