@@ -43,3 +43,19 @@ export function withoutTransient(data: Record<string, unknown> | undefined): Rec
   for (const k of TRANSIENT_KEYS) delete out[k]
   return out
 }
+
+/**
+ * Top-level keys a storefront might use for card data. At session creation Medusa stores
+ * `{ ...storefront data, ...provider output }` (payment-module.js createPaymentSession), so a storefront key is
+ * removed only by writing it as null in our output.
+ */
+export const CARD_LIKE_KEYS = ["card", "credit_card_number", "card_number", "pan", "cvv", "cvv2"] as const
+
+/** `{ key: null }` for every card-like key present (non-null) in `data`: spread it into the provider's output. */
+export function cardKeysCleared(data: Record<string, unknown> | undefined): Record<string, null> {
+  const out: Record<string, null> = {}
+  for (const k of CARD_LIKE_KEYS) {
+    if (data?.[k] !== undefined && data[k] !== null) out[k] = null
+  }
+  return out
+}

@@ -11,12 +11,23 @@
  * 2. `context.customer` — a logged-in customer (email, names, phone, default billing address), validated by Medusa.
  * 3. For the direct flow, the card route adds the shopper's IP as seen by the backend.
  * A missing required field is an error naming what the storefront must send; we never invent an email or address.
+ *
+ * Trusting the storefront's payer (checked against Medusa 2.21.2): initiatePayment gets only `amount`,
+ * `currency_code`, `data` (the storefront's, plus `session_id`) and `context` = { idempotency_key: session id,
+ * customer, account_holder } — customer/account_holder only for a logged-in shopper (store route
+ * payment-collections/:id/payment-sessions → createPaymentSessionsWorkflow; payment-module.js createPaymentSession).
+ * Nothing identifies the cart or its email, and the provider runs inside the payment module's container, which
+ * cannot reach carts. So a guest's storefront could send an email other than the cart's. That is acceptable: it is
+ * the shopper describing themself to the gateway's fraud checks (the same data they could type on the hosted page);
+ * it never decides an amount, a status or where money goes, and Medusa's order keeps the cart's own email.
+ * Only the known fields below are kept (z.object drops anything else, e.g. a card number put under `payer`).
  * The IP is the one field with a fallback: "0.0.0.0" is sent (documented) when neither storefront nor route knows it.
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 
-export const payerSchema = z.looseObject({
+/** Known payer fields only: z.object drops any other key (a storefront's `payer.credit_card_number` never survives). */
+export const payerSchema = z.object({
   email: z.string().optional(),
   first_name: z.string().optional(),
   last_name: z.string().optional(),
@@ -73,6 +84,16 @@ const first = (...values: Array<string | null | undefined>): string | undefined 
 
 const IPV4_OR_6 = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-fA-F:]{2,39})$/
 export const UNKNOWN_IP = "0.0.0.0"
+
+/**
+ * What may be stored as `data.payer`: the known payer fields of `raw`, or null (clears a malformed storefront value).
+ * Undefined when the storefront sent no payer (nothing to override).
+ */
+export function storablePayer(raw: unknown): PayerInput | null | undefined {
+  if (raw === undefined) return undefined
+  const parsed = payerSchema.safeParse(raw ?? {})
+  return parsed.success ? parsed.data : null
+}
 
 export function payerFields(rawPayer: unknown, customer: CustomerLike | undefined, ip?: string): PayerFields {
   const parsed = payerSchema.safeParse(rawPayer ?? {})

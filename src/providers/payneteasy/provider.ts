@@ -19,13 +19,13 @@ import type {
 } from "@medusajs/framework/types"
 import { GatewayError, GatewayInputError, PaynetEasyClient, verifyCallback } from "../../gateway"
 import { toGatewayAmount, toGatewayCurrency, toMinor } from "./amounts"
-import { parseCard, withoutTransient } from "./card"
+import { cardKeysCleared, parseCard, withoutTransient } from "./card"
 import { clientOrderIdFor, sessionIdFromClientOrderId } from "./client-order-id"
 import { GatewayRefusal, wrap } from "./errors"
 import { followUp, type FollowOp, type FollowOutcome } from "./follow-up"
 import { isFinal, isNotFound, pollStatus, sendOnce, type StatusReply } from "./gateway-ops"
 import { clientFromOptions, parseOptions, type PaynetEasyOptions } from "./options"
-import { payerFields } from "./payer"
+import { payerFields, storablePayer, type PayerInput } from "./payer"
 import { parseSessionData, type SessionData } from "./session-data"
 import { statusKey, toSessionStatus, transactionTypeKey } from "./status-map"
 import { uploadThreeDS } from "./three-ds"
@@ -67,11 +67,13 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       storefrontReturnUrl: this.options_.storefrontReturnUrl ?? null,
     }
     const customer = input.context?.customer as Parameters<typeof payerFields>[1]
+    // Medusa stores {...storefront data, ...this output}: card-like storefront keys are cleared, `payer` narrowed.
+    const storefront = storefrontSafe(input.data)
     if (base.flow === "direct") {
       // Nothing to register yet: the card route sends sale/preauth with the card. Keep the logged-in customer's
       // details (validated by Medusa) for it, since the card request has no customer context.
-      const payer = { ...pickCustomer(customer), ...((input.data?.payer as Data | undefined) ?? {}) }
-      return { id: base.clientOrderId, data: { ...base, payer }, status: PaymentSessionStatus.PENDING }
+      const payer = { ...pickCustomer(customer), ...(storefront.payer ?? {}) }
+      return { id: base.clientOrderId, data: { ...storefront, ...base, payer }, status: PaymentSessionStatus.PENDING }
     }
     const payer = payerFields(input.data?.payer, customer)
     const op = base.transactionType === "sale" ? "SALEFORM" : "PREAUTHFORM"
@@ -92,6 +94,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     return {
       id: base.clientOrderId,
       data: {
+        ...storefront,
         ...base,
         orderId: sent.reply["paynet-order-id"],
         redirectUrl: sent.reply["redirect-url"],
@@ -106,11 +109,11 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
    */
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const raw = input.data ?? {}
-    const data = parseSessionData(withoutTransient(raw))
+    const data = parseSessionData(storefrontSafe(withoutTransient(raw)))
     if (raw.threeDS !== undefined) {
       return uploadThreeDS(this.client_, data, raw.threeDS, (d) => this.getPaymentStatus({ data: d })) // 3DS uploads: three-ds.ts
     }
-    if (raw.card === undefined) {
+    if (raw.card === undefined || raw.card === null) {
       return this.getPaymentStatus({ data })
     }
     if (data.flow !== "direct") {
@@ -126,7 +129,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     const clientOrderId = clientOrderIdFor(data.session_id, attempt)
     const currency = toGatewayCurrency(input.currency_code)
     const amount = toGatewayAmount(input.amount, currency)
-    const payer = payerFields(raw.payer ?? data.payer, undefined, typeof raw.client_ip === "string" ? raw.client_ip : undefined)
+    const payer = payerFields(data.payer, undefined, typeof raw.client_ip === "string" ? raw.client_ip : undefined)
     const attemptData: SessionData = {
       ...stripOutcome(data),
       clientOrderId,
@@ -473,6 +476,12 @@ function safeParse(data: Data | undefined): SessionData | undefined {
   } catch {
     return undefined
   }
+}
+
+/** Storefront-written data made storable: card-like keys nulled, `payer` narrowed to the known payer fields. */
+function storefrontSafe(data: Data | undefined): Data & { payer?: PayerInput | null } {
+  const payer = storablePayer(data?.payer)
+  return { ...(data ?? {}), ...cardKeysCleared(data), ...(payer === undefined ? {} : { payer }) }
 }
 
 function pickCustomer(customer: Parameters<typeof payerFields>[1]): Data {

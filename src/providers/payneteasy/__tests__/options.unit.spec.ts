@@ -1,7 +1,9 @@
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { parseOptions, resolvePrivateKey } from "../options"
+import { GatewayValidationError } from "../../../gateway"
+import { DEFAULT_SANDBOX_MERCHANT, startSandbox } from "../../../sandbox"
+import { clientFromOptions, parseOptions, resolvePrivateKey } from "../options"
 import { PaynetEasyProviderService } from "../provider"
 
 const valid = {
@@ -50,5 +52,26 @@ describe("provider options", () => {
     expect(resolvePrivateKey(file)).toBe(pem)
     expect(() => resolvePrivateKey("/nonexistent/key.pem")).toThrow(/neither PEM text nor a readable file/)
     expect(resolvePrivateKey(undefined)).toBeUndefined()
+  })
+})
+
+describe("clientFromOptions (for reconciliation outside the provider)", () => {
+  it("builds a client that signs with the options' credentials; bad options throw the provider's message", async () => {
+    const sandbox = await startSandbox({ port: 0 })
+    const opts = { ...valid, baseUrl: sandbox.url, login: DEFAULT_SANDBOX_MERCHANT.login, controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey }
+    const good = clientFromOptions(opts)
+    const wrongKey = clientFromOptions({ ...opts, controlKey: "not-the-key" })
+    try {
+      // Signed correctly, the sandbox gets as far as looking the order up; with another key it stops at the control.
+      const reason = (c: typeof good) => c.request("STATUS", { client_orderid: "payses_none" }).then(
+        () => "answered", (e) => (e instanceof GatewayValidationError ? e.gatewayMessage : String(e)))
+      expect(await reason(good)).toMatch(/Unknown client_orderid/)
+      expect(await reason(wrongKey)).toMatch(/Invalid control/)
+    } finally {
+      await good.close()
+      await wrongKey.close()
+      await sandbox.close()
+    }
+    expect(() => clientFromOptions({ ...valid, endpointGroupId: "2222" })).toThrow(/exactly one of endpointId or endpointGroupId/)
   })
 })

@@ -1,10 +1,16 @@
 import { parseCard, withoutTransient } from "../card"
-import { payerFields, UNKNOWN_IP } from "../payer"
+import { payerFields, storablePayer, UNKNOWN_IP } from "../payer"
 import { parseSessionData } from "../session-data"
 
 const guest = { email: "g@x.test", phone: "+4930", address_1: "1 St", city: "Berlin", postal_code: "10115", country_code: "de" }
 
 describe("payer fields", () => {
+  it("only known payer fields are kept: unknown keys (e.g. a card number) are dropped; non-objects store null", () => {
+    expect(storablePayer({ ...guest, credit_card_number: "4111111111111111", cvv2: "123" })).toEqual(guest)
+    expect(storablePayer("4111111111111111")).toBeNull()
+    expect(storablePayer(undefined)).toBeUndefined()
+  })
+
   it("guest: from the storefront's payer (the cart's data), country upper-cased, IP fallback", () => {
     expect(payerFields(guest, undefined)).toMatchObject({
       email: "g@x.test", phone: "+4930", address1: "1 St", city: "Berlin", zip_code: "10115", country: "DE", ipaddress: UNKNOWN_IP,

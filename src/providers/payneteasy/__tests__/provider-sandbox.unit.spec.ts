@@ -78,6 +78,39 @@ describe("provider ↔ sandbox", () => {
     expect(unconfigured.data).toHaveProperty("storefrontReturnUrl", null)
   })
 
+  describe("storefront card data never survives into session data (Medusa stores {...storefront data, ...output})", () => {
+    const PAN = "4111111111111111"
+    const leaky = {
+      payer: { ...PAYER, credit_card_number: PAN, cvv2: "987" },
+      credit_card_number: PAN, card_number: PAN, pan: PAN, cvv: "987", cvv2: "987", card: { number: PAN },
+    }
+    /** What Medusa's createPaymentSession writes: its input data, then the provider's output over it. */
+    const stored = (input: Record<string, unknown>, output: Record<string, unknown>) => ({ ...input, ...output })
+
+    it.each(["hosted", "direct"] as const)("%s: initiatePayment clears card-like keys and keeps only known payer fields", async (flow) => {
+      const input = { session_id: newSessionId(), ...leaky }
+      const out = await provider({ flow }).initiatePayment({ amount: "1", currency_code: "eur", data: input })
+      const row = stored(input, out.data!)
+      expect(JSON.stringify(row)).not.toContain(PAN)
+      expect(JSON.stringify(row)).not.toContain("987")
+      expect(row).toMatchObject({ credit_card_number: null, card_number: null, pan: null, cvv: null, cvv2: null, card: null })
+      expect(Object.keys(row.payer as object).sort()).toEqual(Object.keys(PAYER).sort())
+    })
+
+    it("direct: updatePayment keeps only known payer fields from the card request", async () => {
+      const p = provider({ flow: "direct" })
+      const init = await p.initiatePayment({ amount: "1", currency_code: "eur", data: { session_id: newSessionId(), payer: PAYER } })
+      const out = await p.updatePayment({
+        amount: "1", currency_code: "eur",
+        data: { ...init.data, payer: leaky.payer, card: { number: CARD.number, cvv: "123", expMonth: "12", expYear: "2030", holder: "U" } },
+      })
+      expect(out.status).toBe(PaymentSessionStatus.AUTHORIZED)
+      expect(JSON.stringify(out.data)).not.toContain(PAN)
+      expect(JSON.stringify(out.data)).not.toContain(CARD.number)
+      expect(out.data!.payer).toEqual(PAYER)
+    })
+  })
+
   it("capture takes the amount of Medusa's Capture row; replaying the same capture id sends nothing", async () => {
     const { p, data, session_id } = await authorizedPayment()
     captures.set("capt_1", { value: "4", precision: 20 })
