@@ -11,15 +11,15 @@
  * `data.threeDS = { kind, ... }`; the provider's updatePayment hands that to `uploadThreeDS`, so the gateway
  * credentials never leave the provider. The upload's values are used once and are NOT kept in session data
  * (updatePayment's output replaces the session data, and we build it without `threeDS`).
- * After a CRes / PaRes the transaction continues at the gateway: we poll STATUS until it is final (or shows a new
+ * After a CRes / PaRes the transaction continues at the gateway: we poll STATUS until it is final (or shows a DIFFERENT
  * next action), then the provider maps it like any other STATUS (authorized / captured / error / requires_more).
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import type { UpdatePaymentOutput } from "@medusajs/framework/types"
 import { z } from "zod"
 import { GatewayError, GatewayInputError, type PaynetEasyClient } from "../../gateway"
-import { isDecisive, isNotFound, pollStatus } from "./gateway-ops"
-import type { SessionData } from "./session-data"
+import { isFinal, isNotFound, pollStatus, type StatusReply } from "./gateway-ops"
+import type { NextAction, SessionData } from "./session-data"
 
 const text = (name: string, max: number) =>
   z.string({ error: `${name} is required` }).trim().min(1, { message: `${name} must not be empty` }).max(max, { message: `${name} is too long` })
@@ -82,6 +82,21 @@ export function uploadFields(upload: ThreeDSUpload, data: Pick<SessionData, "cli
 }
 
 /**
+ * After an answer to `answered` (the session's nextAction, what the shopper just completed): a STATUS is news when
+ * it is final, or asks for a next action other than that one.
+ */
+export function movedOn(answered: NextAction | null | undefined) {
+  return (r: StatusReply): boolean => {
+    if (isFinal(r)) return true
+    const url = r["redirect-to"]?.trim()
+    const html = r.html?.trim()
+    if (!url && !html) return false
+    if (!answered) return true
+    return answered.type === "redirect" ? url !== answered.url.trim() : html !== answered.html.trim()
+  }
+}
+
+/**
  * Sends the upload in `raw.threeDS` for the session in `data`, then returns the refreshed session through `refresh`
  * (the provider's own STATUS mapping), with `threeDS` removed from the data.
  */
@@ -111,8 +126,9 @@ export async function uploadThreeDS(
     throw e instanceof Error ? new Error(`PaynetEasy ${op} failed: ${(e as GatewayError).gatewayMessage || e.message}`) : e
   }
   if (upload.kind !== "method") {
-    // The answer restarts processing at the gateway; wait (briefly) until it decides or asks for something else.
-    await pollStatus(client, { clientOrderId: clean.clientOrderId, orderId: clean.orderId }, isDecisive)
+    // The answer restarts processing at the gateway; wait (briefly) until it decides or asks for something ELSE:
+    // for a moment STATUS may still carry the challenge just answered, which must not be handed back as new.
+    await pollStatus(client, { clientOrderId: clean.clientOrderId, orderId: clean.orderId }, movedOn(clean.nextAction))
   }
   return refresh(clean)
 }

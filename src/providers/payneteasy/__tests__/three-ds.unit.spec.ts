@@ -6,7 +6,9 @@ const session = {
   transactionType: "preauth" as const, amount: "10.42", currency: "EUR",
 }
 
-function fakeClient(statuses: string[]) {
+type FakeStatus = string | Record<string, string>
+
+function fakeClient(statuses: FakeStatus[]) {
   const calls: Array<{ op: string; fields: Record<string, unknown> }> = []
   let i = 0
   return {
@@ -14,7 +16,10 @@ function fakeClient(statuses: string[]) {
     client: {
       request: async (op: string, fields: Record<string, unknown>) => {
         calls.push({ op, fields })
-        if (op === "STATUS") return { type: "status-response", status: statuses[Math.min(i++, statuses.length - 1)] }
+        if (op === "STATUS") {
+          const next = statuses[Math.min(i++, statuses.length - 1)]
+          return { type: "status-response", ...(typeof next === "string" ? { status: next } : next) }
+        }
         return { type: "async-response", status: "processing" }
       },
     } as any,
@@ -49,6 +54,25 @@ describe("3-D Secure uploads", () => {
     expect(calls.filter((c) => c.op === "STATUS").length).toBeGreaterThanOrEqual(2)
     expect((refreshed.data as any).threeDS).toBeUndefined()
     expect(refreshed.status).toBe("authorized")
+  })
+
+  it("after a CRes, a STATUS still showing the answered challenge is not news: polls on until final", async () => {
+    const acs = "http://acs.example/challenge/1"
+    const stale = { status: "processing", "redirect-to": acs, html: "<form>old</form>" }
+    const { client, calls } = fakeClient([stale, stale, "approved"])
+    const answered = { ...session, nextAction: { type: "redirect", url: acs } }
+    await uploadThreeDS(client, answered as any, { kind: "cres", cRes: "abc" }, async (d) => ({ data: d as any }))
+    expect(calls.filter((c) => c.op === "STATUS")).toHaveLength(3)
+  })
+
+  it("after a PaRes, a DIFFERENT next action is news at once; so is any action when none was stored", async () => {
+    const fresh = { status: "processing", html: "<form>second step</form>" }
+    const one = fakeClient([fresh, "approved"])
+    await uploadThreeDS(one.client, { ...session, nextAction: { type: "html", html: "<form>old</form>" } } as any, { kind: "pares", paRes: "p" }, async (d) => ({ data: d as any }))
+    expect(one.calls.filter((c) => c.op === "STATUS")).toHaveLength(1)
+    const two = fakeClient([fresh, "approved"])
+    await uploadThreeDS(two.client, session as any, { kind: "pares", paRes: "p" }, async (d) => ({ data: d as any }))
+    expect(two.calls.filter((c) => c.op === "STATUS")).toHaveLength(1)
   })
 
   it("refuses uploads for the hosted flow or before a card payment started", async () => {
