@@ -8,6 +8,7 @@
  * gateway STATUS for its serial number until it is final, then writes the final status here. Pure functions only.
  */
 import { FINAL_STATUSES } from "../../gateway"
+import { pendingLedgerEntries } from "../../providers/payneteasy/session-data"
 
 export type LedgerKind = "capture" | "refund" | "void"
 
@@ -31,13 +32,6 @@ const FIELD = { capture: "captures", refund: "refunds", void: "voidEntry" } as c
 export const isFinalStatus = (status: string | undefined) =>
   (FINAL_STATUSES as readonly string[]).includes((status ?? "").trim().toLowerCase())
 
-/** `pending: true`, or (entries written before that flag existed) a status that is not final. */
-export function isPendingEntry(entry: LedgerEntryView): boolean {
-  if (entry.pending === false) return false
-  if (entry.pending === true) return true
-  return typeof entry.status === "string" && entry.status !== "" && !isFinalStatus(entry.status)
-}
-
 export const targetFor = (kind: LedgerKind, id: string) => `${kind}:${id}`
 
 export function parseTarget(target: string): { kind: LedgerKind; id: string } | undefined {
@@ -53,15 +47,16 @@ function entries(data: Record<string, unknown> | null | undefined, kind: LedgerK
   return Array.isArray(list) ? (list.filter((e) => e && typeof e === "object" && typeof e.id === "string") as LedgerEntryView[]) : []
 }
 
-/** Every ledger entry of the payment data that still waits for a final gateway status. */
+/**
+ * Every ledger entry of the payment data that still waits for a final gateway status — the provider's own reading
+ * (`pendingLedgerEntries`: `pending: true` or a non-final status), so provider and reconciliation agree on it.
+ */
 export function pendingEntries(data: Record<string, unknown> | null | undefined): PendingEntry[] {
-  const out: PendingEntry[] = []
-  for (const kind of ["capture", "refund", "void"] as const) {
-    for (const entry of entries(data, kind)) {
-      if (isPendingEntry(entry)) out.push({ kind, target: targetFor(kind, entry.id), entry })
-    }
-  }
-  return out
+  return pendingLedgerEntries(data ?? undefined).map((p) => ({
+    kind: p.kind,
+    target: targetFor(p.kind, p.id),
+    entry: { id: p.id, amount: p.amount, currency: p.currency, status: p.status, serialNumber: p.serialNumber },
+  }))
 }
 
 export function findEntry(data: Record<string, unknown> | null | undefined, target: string): LedgerEntryView | undefined {

@@ -5,13 +5,13 @@
  * getPaymentStatus act on sessions), but reconciliation must follow captures and returns that were still
  * `processing` when the provider stopped waiting. The options (gateway URL, login, control key) live only in the
  * payment module's configuration; we read them from Medusa's `configModule` for the provider id
- * `pp_payneteasy_<id>` and build a client the same way the provider does. The client is used for STATUS only
+ * `pp_payneteasy_<id>` and build the client with the provider's own `clientFromOptions`. The client is used for STATUS only
  * (movesMoney = false); it is closed after each use. The options never leave this file.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { PaynetEasyClient } from "../../gateway"
-import { parseOptions, resolvePrivateKey } from "../../providers/payneteasy/options"
+import type { PaynetEasyClient } from "../../gateway"
+import { clientFromOptions } from "../../providers/payneteasy/options"
 import { PROVIDER_PREFIX } from "./verify-message"
 
 type ProviderEntry = { resolve?: unknown; id?: string; options?: Record<string, unknown> }
@@ -41,15 +41,5 @@ export function statusClientFor(container: MedusaContainer, providerId: string):
   if (!raw) {
     throw new Error(`PaynetEasy: no options for payment provider ${providerId} in medusa-config (payment module providers)`)
   }
-  const o = parseOptions(raw)
-  return new PaynetEasyClient({
-    baseUrl: o.baseUrl,
-    endpointId: o.endpointId,
-    endpointGroupId: o.endpointGroupId,
-    login: o.login,
-    controlKey: o.controlKey,
-    privateKeyPem: resolvePrivateKey(o.privateKey),
-    signatureMethods: o.signatureMethods as any,
-    timeouts: o.timeouts,
-  })
+  return clientFromOptions(raw)
 }

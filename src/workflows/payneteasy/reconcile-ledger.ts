@@ -23,7 +23,7 @@ import { transactionTypeKey } from "../../providers/payneteasy/status-map"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { scrub } from "../../gateway/scrub"
 import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
-import { findEntry, GATEWAY_TYPE, type LedgerKind, isFinalStatus, isPendingEntry, parseTarget, pendingEntries, withFinalStatus } from "./ledger"
+import { GATEWAY_TYPE, type LedgerKind, isFinalStatus, parseTarget, pendingEntries, withFinalStatus } from "./ledger"
 import { statusClientFor } from "./provider-client"
 import { reflectLaterEvent } from "./reflect-later-event"
 import { ensureWatched, watchService as service } from "./watch"
@@ -167,9 +167,9 @@ export async function checkLedgerEntry(
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const target = parseTarget(row.target)
   const payment = row.payment_id ? await readPayment(container, row.payment_id) : undefined
-  const entry = payment ? findEntry(payment.data, row.target) : undefined
+  const entry = payment ? pendingEntries(payment.data).find((p) => p.target === row.target)?.entry : undefined
   const base = { id: row.id, last_checked_at: now(), checks: row.checks + 1 }
-  if (!target || !payment || !entry || !isPendingEntry(entry)) {
+  if (!target || !payment || !entry) {
     await svc.updatePaynetEasyReconciliations({ ...base, state: "final", note: "ledger entry no longer pending (or gone)" })
     return "settled"
   }

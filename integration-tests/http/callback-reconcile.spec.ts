@@ -1,0 +1,266 @@
+/**
+ * Callback log identity and reconciliation corner cases, end to end (real Medusa app + gateway sandbox over HTTP):
+ * - two later events of the same type and status on one order (partial returns) are two log rows, not a duplicate;
+ * - captures the gateway had not decided when the provider stopped waiting are finished by reconciliation (approved →
+ *   the payment's ledger entry is updated; declined → flagged for a person, in the callback log and on the order);
+ * - an approved payment for a deleted session is flagged, not ignored;
+ * - paid but the cart could not be completed, with callbacks off: reconciliation keeps trying the cart;
+ * - a direct session whose card reply and STATUS were both lost is still found and settled.
+ * Waiting is by polled condition (bounded); nothing asserts on durations.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
+import type PaynetEasyModuleService from "../../src/modules/payneteasy/service"
+import { payHostedPage } from "../../src/sandbox"
+import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { PROVIDER_IDS } from "../helpers/provider-options"
+import { useSandbox } from "../helpers/sandbox"
+import {
+  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, payerFromCart, seedStore,
+  storeHeaders, type AdminAuth, type Api, type StoreFixture,
+} from "../helpers/store"
+
+jest.setTimeout(240_000)
+
+const sandbox = useSandbox()
+
+const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" }
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value) return value as T
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** Each tick checks only what is due; look a little ahead so the first check (3–5 s after the start) is due now. */
+const ahead = () => new Date(Date.now() + 6_000)
+
+const log = (c: MedusaContainer) => c.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+
+async function callbackRows(container: MedusaContainer, filters: Record<string, unknown>) {
+  return (await log(container).listPaynetEasyCallbacks(filters, { order: { received_at: "ASC" } })) as any[]
+}
+
+async function watchRows(container: MedusaContainer, filters: Record<string, unknown>) {
+  return (await log(container).listPaynetEasyReconciliations(filters)) as any[]
+}
+
+async function ordersForCart(container: MedusaContainer, cartId: string): Promise<string[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return (data as Array<{ order_id: string }>).map((d) => d.order_id)
+}
+
+async function paymentsForSession(container: MedusaContainer, sessionId: string) {
+  return container.resolve(Modules.PAYMENT).listPayments({ payment_session_id: sessionId }, { relations: ["captures", "refunds"] })
+}
+
+async function orderEvents(container: MedusaContainer, orderId: string): Promise<any[]> {
+  const order = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
+  return ((order.metadata as any)?.payneteasy_events ?? []) as any[]
+}
+
+function gatewayOrder(clientOrderId: string) {
+  const list = sandbox().control.byClientOrderId(clientOrderId)
+  expect(list).toHaveLength(1)
+  return list[0]
+}
+
+async function cartWithSession(api: Api, store: StoreFixture, providerId: string, opts: { shipping?: boolean } = {}) {
+  let cart = await createCart(api, store)
+  if (opts.shipping !== false) cart = await addShippingMethod(api, store, cart.id)
+  const collection = await createPaymentCollection(api, store, cart.id)
+  const { session } = await initiatePaymentSession(api, store, collection.id, providerId, { payer: payerFromCart(cart) })
+  return { cart, session }
+}
+
+async function waitForOrder(container: MedusaContainer, cartId: string, tick = false) {
+  const [orderId] = await waitFor("the order", async () => {
+    if (tick) await reconcilePaynetEasy(container, { now: ahead })
+    const ids = await ordersForCart(container, cartId)
+    return ids.length ? ids : false
+  })
+  return orderId
+}
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let admin: AdminAuth
+    let eur: StoreFixture
+
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+    })
+
+    beforeEach(() => {
+      sandbox().control.clearFaults()
+    })
+
+    it("two partial returns on one order are two log rows, both reflected on the order; a redelivery adds none", async () => {
+      const container = getContainer()
+      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const orderId = await waitForOrder(container, cart.id)
+      const [payment] = await paymentsForSession(container, session.id)
+
+      for (const amount of [3, 2]) {
+        const res = await api.post(`/admin/payments/${payment.id}/refund`, { amount }, admin)
+        expect(res.status).toBe(200)
+      }
+      const rows = await waitFor("both reversal callbacks processed", async () => {
+        const r = await callbackRows(container, { client_orderid: session.id, source: "callback", type: "reversal" })
+        return r.length === 2 && r.every((x) => x.outcome === "processed") ? r : false
+      })
+      expect(rows.map((r) => r.amount).sort()).toEqual(["2.00", "3.00"])
+      expect(rows.every((r) => r.status === "approved")).toBe(true)
+      const events = await orderEvents(container, orderId)
+      expect(events.filter((e) => e.type === "reversal").map((e) => e.amount).sort()).toEqual(["2.00", "3.00"])
+
+      // The gateway redelivers the second one: still two rows.
+      const sent = sandbox()
+        .control.callbacks()
+        .filter((c) => c.clientOrderId === session.id && c.type === "reversal")
+      expect(sent.length).toBeGreaterThanOrEqual(2)
+      const again = await fetch(sent[sent.length - 1].url, { redirect: "manual" })
+      expect(again.status).toBe(200)
+      expect(await callbackRows(container, { client_orderid: session.id, source: "callback", type: "reversal" })).toHaveLength(2)
+    })
+
+    it("captures still undecided when the provider stopped waiting: approved later → ledger updated; declined later → flagged", async () => {
+      const container = getContainer()
+      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const orderId = await waitForOrder(container, cart.id)
+      const [payment] = await paymentsForSession(container, session.id)
+      const orderid = gatewayOrder(session.id).orderid
+
+      // 1) The gateway leaves the capture undecided (status "unknown") beyond the provider's short wait.
+      sandbox().control.addFault({ kind: "outcome", status: "unknown", operation: "CAPTURE", times: 1 })
+      expect((await api.post(`/admin/payments/${payment.id}/capture`, { amount: 5 }, admin)).status).toBe(200)
+      let [after] = await paymentsForSession(container, session.id)
+      const first = (after.data as any).captures[0]
+      expect(first.status).toBe("unknown")
+      const target1 = `capture:${first.id}`
+
+      const watched = await waitFor("the capture is watched and checked once", async () => {
+        await reconcilePaynetEasy(container, { now: ahead })
+        const [row] = await watchRows(container, { session_id: session.id, target: target1 })
+        return row && row.checks >= 1 ? row : false
+      })
+      expect(watched.state).toBe("pending")
+      expect(watched.payment_id).toBe(payment.id)
+
+      sandbox().control.forceStatus(orderid, "approved")
+      const done = await waitFor("the capture's watch is final", async () => {
+        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 60_000) })
+        const [row] = await watchRows(container, { session_id: session.id, target: target1 })
+        return row.state !== "pending" ? row : false
+      })
+      expect(done.state).toBe("final")
+      expect(done.last_status).toBe("approved")
+      ;[after] = await paymentsForSession(container, session.id)
+      expect((after.data as any).captures[0]).toMatchObject({ id: first.id, status: "approved", pending: false })
+
+      // 2) The next capture is undecided too, and the gateway then declines it: Medusa already shows it captured.
+      sandbox().control.addFault({ kind: "outcome", status: "unknown", operation: "CAPTURE", times: 1 })
+      expect((await api.post(`/admin/payments/${payment.id}/capture`, { amount: 5.42 }, admin)).status).toBe(200)
+      ;[after] = await paymentsForSession(container, session.id)
+      const second = (after.data as any).captures[1]
+      expect(second.status).toBe("unknown")
+      sandbox().control.forceStatus(orderid, "declined", "Capture refused by the acquirer")
+      const flagged = await waitFor("the declined capture is flagged", async () => {
+        await reconcilePaynetEasy(container, { now: ahead })
+        const [row] = await watchRows(container, { session_id: session.id, target: `capture:${second.id}` })
+        return row && row.state !== "pending" ? row : false
+      })
+      expect(flagged.state).toBe("flagged")
+      expect(flagged.last_status).toBe("declined")
+      ;[after] = await paymentsForSession(container, session.id)
+      expect((after.data as any).captures[1]).toMatchObject({ id: second.id, status: "declined", pending: false })
+      expect((after.data as any).captures[0].status).toBe("approved")
+      const [logged] = await callbackRows(container, { client_orderid: session.id, source: "reconcile" })
+      expect(logged).toMatchObject({ type: "capture", status: "declined", amount: "5.42", outcome: "flagged" })
+      expect(logged.outcome_detail).toMatch(/person/)
+      const events = await orderEvents(container, orderId)
+      expect(events).toContainEqual(expect.objectContaining({ callback_id: logged.id, type: "capture", status: "declined", confirmed: true }))
+    })
+
+    it("an approved payment for a session deleted after a cart change is flagged for a person, not ignored", async () => {
+      const container = getContainer()
+      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+      // The shopper changes the cart (Medusa deletes the session) but still pays on the payment page left open.
+      await api.post(`/store/carts/${cart.id}/line-items`, { variant_id: eur.variantId, quantity: 1 }, storeHeaders(eur))
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data: left } = await query.graph({ entity: "payment_session", fields: ["id"], filters: { id: session.id } })
+      expect(left).toHaveLength(0)
+      await payHostedPage(session.data.redirectUrl, CARD)
+
+      const row = await waitFor("the callback processed", async () => {
+        const [r] = await callbackRows(container, { client_orderid: session.id, source: "callback" })
+        return r && r.outcome !== "received" ? r : false
+      })
+      expect(row.status).toBe("approved")
+      expect(row.type).toBe("sale")
+      expect(row.outcome).toBe("flagged")
+      expect(row.outcome_detail).toMatch(/no longer exists/)
+      expect(await ordersForCart(container, cart.id)).toHaveLength(0)
+    })
+
+    it("authorized but the cart could not be completed, with callbacks off: the watch stays pending and a later tick makes the order", async () => {
+      const container = getContainer()
+      sandbox().control.addFault({ kind: "callback-off" })
+      // No shipping method: cart completion fails after the payment is authorized. A preauth: Medusa's own
+      // compensation refunds a *captured* payment when completion fails, but leaves an authorized one as it is.
+      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted, { shipping: false })
+      await payHostedPage(session.data.redirectUrl, CARD)
+      await waitFor("the payment made by reconciliation", async () => {
+        await reconcilePaynetEasy(container, { now: ahead })
+        return (await paymentsForSession(container, session.id)).length > 0
+      })
+      const [watch] = await watchRows(container, { session_id: session.id, target: "" })
+      expect(await ordersForCart(container, cart.id)).toHaveLength(0)
+      expect(watch.state).toBe("pending")
+
+      await addShippingMethod(api, eur, cart.id)
+      const orderId = await waitForOrder(container, cart.id, true)
+      expect(orderId).toBeDefined()
+      expect(await paymentsForSession(container, session.id)).toHaveLength(1)
+    })
+
+    it("a direct session whose card reply and STATUS were both lost is found by client_orderid and settled", async () => {
+      const container = getContainer()
+      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.direct)
+      sandbox().control.addFault({ kind: "response-lost", operation: "SALE", times: 1 })
+      sandbox().control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
+      const statusDown = sandbox().control.addFault({ kind: "http-500", operation: "STATUS" })
+      const res = await api
+        .post(
+          `/store/payneteasy/payment-sessions/${session.id}/card`,
+          { card: { number: CARD.number, cvv: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" } },
+          storeHeaders(eur)
+        )
+        .catch((e: any) => e.response)
+      expect(res.status).toBeGreaterThanOrEqual(400)
+      sandbox().control.removeFault(statusDown.id)
+      const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+        entity: "payment_session", fields: ["id", "data"], filters: { id: session.id },
+      })
+      expect((data[0] as any).data.orderId).toBeUndefined()
+      const gw = await sandbox().control.waitForOutcome(gatewayOrder(session.id).orderid)
+      expect(gw.status).toBe("approved")
+
+      const orderId = await waitForOrder(container, cart.id, true)
+      expect(orderId).toBeDefined()
+      expect(await paymentsForSession(container, session.id)).toHaveLength(1)
+    })
+  },
+})
