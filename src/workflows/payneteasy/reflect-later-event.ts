@@ -14,6 +14,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { CallbackRow } from "../../modules/payneteasy/service"
+import { cartAndOrderFor } from "./cart-links"
 
 export const GATEWAY_EVENT = "payneteasy.gateway_event"
 const MAX_EVENTS = 100
@@ -64,12 +65,7 @@ export async function reflectLaterEvent(
   let orderId: string | undefined
   let paymentId: string | undefined
   if (paymentCollectionId && row.session_id) {
-    const { data: orderLinks } = await query.graph({
-      entity: "order_payment_collection",
-      fields: ["order_id"],
-      filters: { payment_collection_id: paymentCollectionId },
-    })
-    orderId = (orderLinks[0] as { order_id?: string } | undefined)?.order_id
+    orderId = (await cartAndOrderFor(container, paymentCollectionId)).orderId
     const { data: payments } = await query.graph({
       entity: "payment",
       fields: ["id", "metadata"],

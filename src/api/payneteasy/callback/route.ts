@@ -3,8 +3,11 @@
  * `server_callback_url`).
  *
  * verify control (through the provider) → record in the callback log (unique per source/orderid/client_orderid/
- * type/status) → emit `payneteasy.callback.received` → 200. Processing (STATUS confirmation, order creation, failure,
- * later events) happens in the subscriber, so the gateway gets its 200 quickly and stops retrying.
+ * type/status/event_key, see callback-params.ts `eventKey`) → emit `payneteasy.callback.received` → 200. Processing
+ * (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway gets its 200
+ * quickly and stops retrying (it retries a non-200 for 14 days).
+ * - a genuine callback for a session Medusa no longer has (verifies under one of our providers) → 200 and recorded;
+ *   processing flags it for a person when it is approved (process-callback.ts).
  * - malformed → 400, forged control → 403, unknown order that verifies under no provider → 404; nothing is recorded.
  * - a duplicate → 200 and nothing new; if the first copy's processing failed, it is queued again (processing is
  *   idempotent, so this only helps recovery; a copy never processed at all is picked up by the reconciliation tick).
