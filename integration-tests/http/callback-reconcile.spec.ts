@@ -238,6 +238,8 @@ medusaIntegrationTestRunner({
 
     it("a direct session whose card reply and STATUS were both lost is found by client_orderid and settled", async () => {
       const container = getContainer()
+      // No callback either (it would settle the session by itself): reconciliation is the only way back.
+      sandbox().control.addFault({ kind: "callback-off" })
       const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.direct)
       sandbox().control.addFault({ kind: "response-lost", operation: "SALE", times: 1 })
       sandbox().control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
