@@ -7,7 +7,8 @@
  *   refundPayment    → return of exactly input.amount, keyed by refund id
  *   cancelPayment    → void; refused because settled → full return; already voided → success
  * Amounts: amounts.ts. Session data: session-data.ts. Gateway reliability (send once, STATUS after a lost reply):
- * gateway-ops.ts. Payer fields: payer.ts. client_orderid: client-order-id.ts.
+ * gateway-ops.ts (sale / preauth / forms) and follow-up.ts (capture / return / void, judged against a STATUS
+ * snapshot). Payer fields: payer.ts. Card fields and card-like storefront keys: card.ts. client_orderid: client-order-id.ts.
  */
 import { AbstractPaymentProvider, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type {
