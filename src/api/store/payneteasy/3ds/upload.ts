@@ -12,17 +12,10 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { threeDSSchema } from "../../../../providers/payneteasy/three-ds"
+import { sessionView as view } from "../session-view"
 
 type Kind = "method" | "cres" | "pares"
 
-const view = (s: { id: string; status: string; provider_id: string; amount?: unknown; currency_code?: string; data?: unknown }) => ({
-  id: s.id,
-  status: s.status,
-  provider_id: s.provider_id,
-  amount: s.amount,
-  currency_code: s.currency_code,
-  data: s.data,
-})
 
 export function uploadRoute(kind: Kind) {
   return async (req: MedusaRequest, res: MedusaResponse) => {

@@ -16,18 +16,10 @@ import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus }
 import { z } from "zod"
 import { cardSchema } from "../../../../../../providers/payneteasy/card"
 import { payerSchema } from "../../../../../../providers/payneteasy/payer"
+import { sessionView as view } from "../../../session-view"
 
 const bodySchema = z.object({ card: z.unknown(), payer: payerSchema.optional() })
 
-/** Public view of a session: status and our data (never the card — it was never stored). */
-const view = (s: { id: string; status: string; provider_id: string; amount?: unknown; currency_code?: string; data?: unknown }) => ({
-  id: s.id,
-  status: s.status,
-  provider_id: s.provider_id,
-  amount: s.amount,
-  currency_code: s.currency_code,
-  data: s.data,
-})
 
 export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   const body = bodySchema.safeParse(req.body ?? {})
