@@ -1,4 +1,5 @@
 // Unit tests: src/**/__tests__/*.unit.spec.ts (TEST_TYPE=unit).
+// Browser tests: browser-tests/**/*.spec.ts (TEST_TYPE=browser) — need /usr/bin/chromium (apt-get install chromium).
 // Integration tests: integration-tests/http/*.spec.ts (TEST_TYPE=integration:http) — a real Medusa app + Postgres;
 // integration-tests/setup/global-setup.js finds a Postgres (env, localhost:5432) or starts an embedded one.
 module.exports = {
@@ -23,4 +24,7 @@ if (type === "integration:http") {
   module.exports.testTimeout = 240000
 } else if (type === "unit") {
   module.exports.testMatch = ["**/src/**/__tests__/**/*.unit.spec.[jt]s"]
+} else if (type === "browser") {
+  // Browser tests: browser-tests/**/*.spec.ts drive the sandbox's payer pages in the system Chromium (playwright-core).
+  module.exports.testMatch = ["**/browser-tests/**/*.spec.[jt]s"]
 }
