@@ -11,6 +11,7 @@ import type { FaultBook } from "./faults"
 import { callbackParams } from "./outcome-params"
 import type { ResolvedOptions } from "./options"
 import type { CallbackAttempt, Order, Store, Txn } from "./state"
+import { Timers } from "./timers"
 
 interface Job {
   orderid: string
@@ -23,11 +24,10 @@ interface Job {
 }
 
 export class CallbackSender {
-  private timers = new Set<NodeJS.Timeout>()
+  private readonly timers = new Timers()
   private inflight = new Set<AbortController>()
   private parked: Job[] = []
   private nextId = 1
-  private generation = 0
 
   constructor(
     private readonly store: Store,
@@ -82,12 +82,7 @@ export class CallbackSender {
   }
 
   private later(ms: number, fn: () => void): void {
-    const gen = this.generation
-    const t = setTimeout(() => {
-      this.timers.delete(t)
-      if (gen === this.generation) fn()
-    }, ms)
-    this.timers.add(t)
+    this.timers.later(ms, fn)
   }
 
   private record(job: Job, attempt: number, r: Partial<CallbackAttempt> & { outcome: CallbackAttempt["outcome"] }): void {
@@ -98,7 +93,7 @@ export class CallbackSender {
   }
 
   private async deliver(job: Job, attempt: number): Promise<void> {
-    const gen = this.generation
+    const gen = this.timers.generation
     const ac = new AbortController()
     this.inflight.add(ac)
     const timeout = setTimeout(() => ac.abort(), 10_000)
@@ -114,7 +109,7 @@ export class CallbackSender {
       clearTimeout(timeout)
       this.inflight.delete(ac)
     }
-    if (gen !== this.generation) return
+    if (gen !== this.timers.generation) return
     this.record(job, attempt, { outcome: "sent", httpStatus, error })
     if (httpStatus === 200) return
     if (attempt >= this.opts.callbackAttempts) {
@@ -127,9 +122,7 @@ export class CallbackSender {
 
   /** Drops pending deliveries (reset / close). */
   cancelAll(): void {
-    this.generation++
-    for (const t of this.timers) clearTimeout(t)
-    this.timers.clear()
+    this.timers.cancelAll()
     for (const ac of this.inflight) ac.abort()
     this.inflight.clear()
     this.parked = []

@@ -9,12 +9,12 @@ import type { CallbackSender } from "./callbacks"
 import type { FaultBook } from "./faults"
 import type { ResolvedOptions } from "./options"
 import { FINAL, initialTxn, latestTxn, netMinor, type Order, type Store, type TxStatus, type Txn } from "./state"
+import { Timers } from "./timers"
 
 export type FinalStatus = Exclude<TxStatus, "processing">
 
 export class Engine {
-  private timers = new Set<NodeJS.Timeout>()
-  private generation = 0
+  private readonly timers = new Timers()
 
   constructor(
     readonly store: Store,
@@ -28,12 +28,7 @@ export class Engine {
   }
 
   private later(ms: number, fn: () => void): void {
-    const gen = this.generation
-    const t = setTimeout(() => {
-      this.timers.delete(t)
-      if (gen === this.generation) fn()
-    }, ms)
-    this.timers.add(t)
+    this.timers.later(ms, fn)
   }
 
   /** The initial transaction has been created (or its card submitted): decide after processingMs. */
@@ -171,8 +166,6 @@ export class Engine {
   }
 
   cancelAll(): void {
-    this.generation++
-    for (const t of this.timers) clearTimeout(t)
-    this.timers.clear()
+    this.timers.cancelAll()
   }
 }
