@@ -317,6 +317,18 @@ export async function completeCart(api: Api, store: StoreFixture, cartId: string
 }
 
 /**
+ * POST /store/carts/:id/complete, returning the raw response (status and body, errors included). A gateway callback
+ * may be completing the same cart at that moment (409 "already being completed"): that is retried briefly.
+ */
+export async function completeCartResponse(api: Api, store: StoreFixture, cartId: string) {
+  for (let i = 0; ; i++) {
+    const res = await api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(store)).catch((e: any) => e.response)
+    if (res.status !== 409 || i >= 20) return res
+    await new Promise((r) => setTimeout(r, 300))
+  }
+}
+
+/**
  * What a storefront sends as `data.payer` when it creates the session for a guest cart: the cart's email, billing
  * address and phone (PaynetEasy requires email, phone, address1, city, zip_code, country on every payment).
  */
@@ -338,16 +350,17 @@ export function payerFromCart(cart: any, ip = "203.0.113.7") {
 /**
  * The whole storefront checkout up to (not including) completion: cart → shipping → collection → session.
  * The session data defaults to `{ payer: payerFromCart(cart) }`, as a storefront would send; pass `sessionData`
- * to send something else (e.g. `{}` to test the provider's refusal without payer details).
+ * to send something else (e.g. `{}` to test the provider's refusal without payer details); `shipping: false`
+ * leaves the cart without a shipping method (so completing it fails).
  */
 export async function checkoutToPaymentSession(
   api: Api,
   store: StoreFixture,
   providerId: string = PROVIDER_IDS.hosted,
-  options: CartOptions & { sessionData?: Record<string, unknown> } = {}
+  options: CartOptions & { sessionData?: Record<string, unknown>; shipping?: boolean } = {}
 ) {
   const created = await createCart(api, store, options)
-  const cart = await addShippingMethod(api, store, created.id)
+  const cart = options.shipping === false ? created : await addShippingMethod(api, store, created.id)
   const collection = await createPaymentCollection(api, store, cart.id)
   const data = options.sessionData ?? { payer: payerFromCart(cart) }
   const { paymentCollection, session } = await initiatePaymentSession(api, store, collection.id, providerId, data)

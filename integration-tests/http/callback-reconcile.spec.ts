@@ -11,17 +11,16 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
-import type PaynetEasyModuleService from "../../src/modules/payneteasy/service"
 import { payHostedPage } from "../../src/sandbox"
 import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, payerFromCart, seedStore,
-  storeHeaders, type AdminAuth, type Api, type StoreFixture,
+  addShippingMethod, createAdminUser, seedStore, storeHeaders, checkoutToPaymentSession, type AdminAuth,
+  type StoreFixture,
 } from "../helpers/store"
+import { waitFor, ordersForCart, paymentsForSession, callbackLog, callbackRows, onlyGatewayOrder } from "../helpers/inspect"
 
 jest.setTimeout(240_000)
 
@@ -29,56 +28,16 @@ const sandbox = useSandbox()
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value as T
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
 /** Each tick checks only what is due; look a little ahead so the first check (3–5 s after the start) is due now. */
 const ahead = () => new Date(Date.now() + 6_000)
 
-const log = (c: MedusaContainer) => c.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
-
-async function callbackRows(container: MedusaContainer, filters: Record<string, unknown>) {
-  return (await log(container).listPaynetEasyCallbacks(filters, { order: { received_at: "ASC" } })) as any[]
-}
-
 async function watchRows(container: MedusaContainer, filters: Record<string, unknown>) {
-  return (await log(container).listPaynetEasyReconciliations(filters)) as any[]
-}
-
-async function ordersForCart(container: MedusaContainer, cartId: string): Promise<string[]> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-  return (data as Array<{ order_id: string }>).map((d) => d.order_id)
-}
-
-async function paymentsForSession(container: MedusaContainer, sessionId: string) {
-  return container.resolve(Modules.PAYMENT).listPayments({ payment_session_id: sessionId }, { relations: ["captures", "refunds"] })
+  return (await callbackLog(container).listPaynetEasyReconciliations(filters)) as any[]
 }
 
 async function orderEvents(container: MedusaContainer, orderId: string): Promise<any[]> {
   const order = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
   return ((order.metadata as any)?.payneteasy_events ?? []) as any[]
-}
-
-function gatewayOrder(clientOrderId: string) {
-  const list = sandbox().control.byClientOrderId(clientOrderId)
-  expect(list).toHaveLength(1)
-  return list[0]
-}
-
-async function cartWithSession(api: Api, store: StoreFixture, providerId: string, opts: { shipping?: boolean } = {}) {
-  let cart = await createCart(api, store)
-  if (opts.shipping !== false) cart = await addShippingMethod(api, store, cart.id)
-  const collection = await createPaymentCollection(api, store, cart.id)
-  const { session } = await initiatePaymentSession(api, store, collection.id, providerId, { payer: payerFromCart(cart) })
-  return { cart, session }
 }
 
 async function waitForOrder(container: MedusaContainer, cartId: string, tick = false) {
@@ -107,7 +66,7 @@ medusaIntegrationTestRunner({
 
     it("two partial returns on one order are two log rows, both reflected on the order; a redelivery adds none", async () => {
       const container = getContainer()
-      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
       await payHostedPage(session.data.redirectUrl, CARD)
       const orderId = await waitForOrder(container, cart.id)
       const [payment] = await paymentsForSession(container, session.id)
@@ -137,11 +96,11 @@ medusaIntegrationTestRunner({
 
     it("captures still undecided when the provider stopped waiting: approved later → ledger updated; declined later → flagged", async () => {
       const container = getContainer()
-      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
       await payHostedPage(session.data.redirectUrl, CARD)
       const orderId = await waitForOrder(container, cart.id)
       const [payment] = await paymentsForSession(container, session.id)
-      const orderid = gatewayOrder(session.id).orderid
+      const orderid = onlyGatewayOrder(sandbox(), session.id).orderid
 
       // 1) The gateway leaves the capture undecided (status "unknown") beyond the provider's short wait.
       sandbox().control.addFault({ kind: "outcome", status: "unknown", operation: "CAPTURE", times: 1 })
@@ -196,7 +155,7 @@ medusaIntegrationTestRunner({
 
     it("an approved payment for a session deleted after a cart change is flagged for a person, not ignored", async () => {
       const container = getContainer()
-      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
       // The shopper changes the cart (Medusa deletes the session) but still pays on the payment page left open.
       await api.post(`/store/carts/${cart.id}/line-items`, { variant_id: eur.variantId, quantity: 1 }, storeHeaders(eur))
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -220,7 +179,7 @@ medusaIntegrationTestRunner({
       sandbox().control.addFault({ kind: "callback-off" })
       // No shipping method: cart completion fails after the payment is authorized. A preauth: Medusa's own
       // compensation refunds a *captured* payment when completion fails, but leaves an authorized one as it is.
-      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted, { shipping: false })
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted, { shipping: false })
       await payHostedPage(session.data.redirectUrl, CARD)
       await waitFor("the payment made by reconciliation", async () => {
         await reconcilePaynetEasy(container, { now: ahead })
@@ -240,7 +199,7 @@ medusaIntegrationTestRunner({
       const container = getContainer()
       // No callback either (it would settle the session by itself): reconciliation is the only way back.
       sandbox().control.addFault({ kind: "callback-off" })
-      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.direct)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       sandbox().control.addFault({ kind: "response-lost", operation: "SALE", times: 1 })
       sandbox().control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
       const statusDown = sandbox().control.addFault({ kind: "http-500", operation: "STATUS" })
@@ -257,7 +216,7 @@ medusaIntegrationTestRunner({
         entity: "payment_session", fields: ["id", "data"], filters: { id: session.id },
       })
       expect((data[0] as any).data.orderId).toBeUndefined()
-      const gw = await sandbox().control.waitForOutcome(gatewayOrder(session.id).orderid)
+      const gw = await sandbox().control.waitForOutcome(onlyGatewayOrder(sandbox(), session.id).orderid)
       expect(gw.status).toBe("approved")
 
       const orderId = await waitForOrder(container, cart.id, true)

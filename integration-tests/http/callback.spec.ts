@@ -12,8 +12,6 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { callbackControl } from "../../src/gateway"
-import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
-import type PaynetEasyModuleService from "../../src/modules/payneteasy/service"
 import { payHostedPage } from "../../src/sandbox"
 import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
@@ -22,9 +20,10 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
-  storeHeaders, type AdminAuth, type Api, type StoreFixture,
+  createAdminUser, seedStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth,
+  type StoreFixture,
 } from "../helpers/store"
+import { waitFor, ordersForCart, paymentsForSession, callbackLog, callbackRows, onlyGatewayOrder } from "../helpers/inspect"
 
 jest.setTimeout(240_000)
 
@@ -33,52 +32,6 @@ const sandbox = useSandbox()
 const STOREFRONT_RETURN = "http://storefront.test/checkout/payneteasy"
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" }
 const DECLINED_CARD = { ...CARD, cvv2: "116" }
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value) return value as T
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
-function payerFromCart(cart: any) {
-  const b = cart.billing_address ?? cart.shipping_address
-  return {
-    email: cart.email, first_name: b.first_name, last_name: b.last_name, phone: cart.shipping_address?.phone,
-    address_1: b.address_1, city: b.city, postal_code: b.postal_code, country_code: b.country_code, ip: "203.0.113.7",
-  }
-}
-
-async function cartWithSession(api: Api, store: StoreFixture, providerId: string) {
-  let cart = await createCart(api, store)
-  cart = await addShippingMethod(api, store, cart.id)
-  const collection = await createPaymentCollection(api, store, cart.id)
-  const { session } = await initiatePaymentSession(api, store, collection.id, providerId, { payer: payerFromCart(cart) })
-  return { cart, collection, session }
-}
-
-async function completeCart(api: Api, store: StoreFixture, cartId: string) {
-  // A callback may be completing the same cart at this moment (409 "already being completed"): retry briefly.
-  for (let i = 0; ; i++) {
-    const res = await api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(store)).catch((e: any) => e.response)
-    if (res.status !== 409 || i >= 20) return res
-    await new Promise((r) => setTimeout(r, 300))
-  }
-}
-
-async function ordersForCart(container: MedusaContainer, cartId: string): Promise<string[]> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-  return (data as Array<{ order_id: string }>).map((d) => d.order_id)
-}
-
-async function paymentsForSession(container: MedusaContainer, sessionId: string) {
-  const payment = container.resolve(Modules.PAYMENT)
-  return payment.listPayments({ payment_session_id: sessionId }, { relations: ["captures", "refunds"] })
-}
 
 async function sessionNow(container: MedusaContainer, sessionId: string) {
   return container.resolve(Modules.PAYMENT).retrievePaymentSession(sessionId, { select: ["id", "status", "data"] })
@@ -92,26 +45,12 @@ async function orderMoney(container: MedusaContainer, orderId: string) {
   return { transactions: order.transactions as any[], paidTotal: Number(order.summary.paid_total) }
 }
 
-function log(container: MedusaContainer) {
-  return container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
-}
-
-async function callbackRows(container: MedusaContainer, filters: Record<string, unknown>) {
-  return (await log(container).listPaynetEasyCallbacks(filters, { order: { received_at: "ASC" } })) as any[]
-}
-
 /** Waits until the gateway's callbacks for `clientOrderId` were all answered, and our log processed them. */
 async function waitForProcessedCallback(container: MedusaContainer, clientOrderId: string, type: string) {
   return waitFor(`processed ${type} callback for ${clientOrderId}`, async () => {
     const rows = await callbackRows(container, { client_orderid: clientOrderId, source: "callback", type })
     return rows.find((r) => r.outcome !== "received") ?? false
   })
-}
-
-function gatewayOrder(clientOrderId: string) {
-  const list = sandbox().control.byClientOrderId(clientOrderId)
-  expect(list).toHaveLength(1)
-  return list[0]
 }
 
 /** A GET to our callback route with the given parameters, like the gateway sends it. */
@@ -149,7 +88,7 @@ medusaIntegrationTestRunner({
     describe("arrival order", () => {
       it("callback first, then the return: the callback creates the order (the shopper is not needed), the return and cart completion find it", async () => {
         const container = getContainer()
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         const redirect = await payHostedPage(session.data.redirectUrl, CARD)
 
         // Nobody has come back yet: the gateway's callback alone makes the order.
@@ -170,19 +109,19 @@ medusaIntegrationTestRunner({
         expect(location.searchParams.get("order_id")).toBe(orderId)
         expect(location.searchParams.get("gateway_status")).toBe("approved")
 
-        const completed = await completeCart(api, eur, cart.id)
+        const completed = await completeCartResponse(api, eur, cart.id)
         expect(completed.data.type).toBe("order")
         expect(completed.data.order.id).toBe(orderId)
         expect(await ordersForCart(container, cart.id)).toEqual([orderId])
         const payments = await paymentsForSession(container, session.id)
         expect(payments).toHaveLength(1)
-        expect(gatewayOrder(session.id).transactions).toHaveLength(1)
+        expect(onlyGatewayOrder(sandbox(), session.id).transactions).toHaveLength(1)
       })
 
       it("return first, then the callback: the storefront completes the cart, the late callback is a no-op", async () => {
         const container = getContainer()
         sandbox().control.addFault({ kind: "callback-delay", ms: 1500, times: 1 })
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         const redirect = await payHostedPage(session.data.redirectUrl, CARD)
 
         const ret = await sendReturn(redirect.params)
@@ -191,7 +130,7 @@ medusaIntegrationTestRunner({
         expect(location.searchParams.get("cart_id")).toBe(cart.id)
         expect(location.searchParams.get("payment_session_id")).toBe(session.id)
 
-        const completed = await completeCart(api, eur, cart.id)
+        const completed = await completeCartResponse(api, eur, cart.id)
         expect(completed.data.type).toBe("order")
         const orderId = completed.data.order.id
 
@@ -209,9 +148,9 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         // Hold the first callback (the preauth's) until the next one (the capture's) has been delivered.
         sandbox().control.addFault({ kind: "callback-out-of-order", times: 1, holdMs: 60_000 })
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         await payHostedPage(session.data.redirectUrl, CARD)
-        const completed = await completeCart(api, eur, cart.id)
+        const completed = await completeCartResponse(api, eur, cart.id)
         expect(completed.data.type).toBe("order")
         const orderId = completed.data.order.id
         const [payment] = await paymentsForSession(container, session.id)
@@ -228,7 +167,7 @@ medusaIntegrationTestRunner({
         expect(await ordersForCart(container, cart.id)).toEqual([orderId])
         const [after] = await paymentsForSession(container, session.id)
         expect(after.captures).toHaveLength(1)
-        expect(gatewayOrder(session.id).captured).toBe("10.42")
+        expect(onlyGatewayOrder(sandbox(), session.id).captured).toBe("10.42")
       })
     })
 
@@ -237,7 +176,7 @@ medusaIntegrationTestRunner({
         const container = getContainer()
         // The sandbox keeps its own delivery back, so all 20 copies race each other from the first one.
         sandbox().control.addFault({ kind: "callback-off", times: 1 })
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
         await payHostedPage(session.data.redirectUrl, CARD)
         const held = await waitFor("the held callback", async () =>
           sandbox()
@@ -265,12 +204,12 @@ medusaIntegrationTestRunner({
         const money = await orderMoney(container, orders[0])
         expect(money.transactions).toHaveLength(1)
         expect(money.paidTotal).toBe(10.42)
-        expect(gatewayOrder(session.id).transactions).toHaveLength(1)
+        expect(onlyGatewayOrder(sandbox(), session.id).transactions).toHaveLength(1)
       })
 
       it("a forged control gets 403 and changes nothing; a malformed callback gets 400", async () => {
         const container = getContainer()
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         const orderid = session.data.orderId
         const forged = {
           status: "approved", orderid, client_orderid: session.id, merchant_order: session.id, type: "preauth",
@@ -319,7 +258,7 @@ medusaIntegrationTestRunner({
     describe("outcomes", () => {
       it("a shopper who never returns still gets an order (sale captured by the callback)", async () => {
         const container = getContainer()
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
         await payHostedPage(session.data.redirectUrl, CARD)
         const [orderId] = await waitFor("order made by the callback", async () => {
           const ids = await ordersForCart(container, cart.id)
@@ -344,7 +283,7 @@ medusaIntegrationTestRunner({
 
       it("a declined callback marks the payment session failed with the gateway's reason", async () => {
         const container = getContainer()
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         await payHostedPage(session.data.redirectUrl, DECLINED_CARD)
         const row = await waitForProcessedCallback(container, session.id, "preauth")
         expect(row.status).toBe("declined")
@@ -359,13 +298,13 @@ medusaIntegrationTestRunner({
 
       it("a chargeback callback is recorded in the log and on the order", async () => {
         const container = getContainer()
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
         await payHostedPage(session.data.redirectUrl, CARD)
         await waitForProcessedCallback(container, session.id, "sale")
         const [orderId] = await ordersForCart(container, cart.id)
         expect(orderId).toBeDefined()
 
-        sandbox().control.chargeback(gatewayOrder(session.id).orderid)
+        sandbox().control.chargeback(onlyGatewayOrder(sandbox(), session.id).orderid)
         const row = await waitForProcessedCallback(container, session.id, "chargeback")
         expect(row.status).toBe("approved")
         expect(row.outcome).toBe("processed")
@@ -384,9 +323,9 @@ medusaIntegrationTestRunner({
       it("with callbacks switched off, reconciliation alone brings the payment to its final state", async () => {
         const container = getContainer()
         sandbox().control.addFault({ kind: "callback-off" })
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         await payHostedPage(session.data.redirectUrl, CARD)
-        const gw = await sandbox().control.waitForOutcome(gatewayOrder(session.id).orderid)
+        const gw = await sandbox().control.waitForOutcome(onlyGatewayOrder(sandbox(), session.id).orderid)
         expect(gw.status).toBe("approved")
 
         // Each tick checks only what is due; look a little into the future so the first check (3–5 s) is due now.
@@ -399,7 +338,7 @@ medusaIntegrationTestRunner({
         expect(orderId).toBeDefined()
         // (The scheduled job may have run the check concurrently; its bookkeeping lands right after the order.)
         await waitFor("reconciliation row marked final", async () => {
-          const [row] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+          const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
           return row?.state === "final"
         })
         expect(await callbackRows(container, { client_orderid: session.id, source: "callback" })).toHaveLength(0)
@@ -410,11 +349,11 @@ medusaIntegrationTestRunner({
       it("a callback recorded but never processed (the instance died) is processed by the reconciliation tick", async () => {
         const container = getContainer()
         sandbox().control.addFault({ kind: "callback-off" })
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         await payHostedPage(session.data.redirectUrl, CARD)
-        const gw = await sandbox().control.waitForOutcome(gatewayOrder(session.id).orderid)
+        const gw = await sandbox().control.waitForOutcome(onlyGatewayOrder(sandbox(), session.id).orderid)
         // What the route would have written just before the process died: the row, but no processing.
-        const { row, created } = await log(container).recordCallback({
+        const { row, created } = await callbackLog(container).recordCallback({
           source: "callback", provider_id: PROVIDER_IDS.hosted, session_id: session.id, orderid: gw.orderid,
           client_orderid: session.id, type: "preauth", status: "approved", event_key: "10.42|", amount: "10.42", currency: "EUR",
           error_code: null, error_message: null, action: "authorized", params: {}, received_at: new Date(),
@@ -435,22 +374,22 @@ medusaIntegrationTestRunner({
       it("a payment with no final status after an hour is flagged for a person, and polling stops", async () => {
         const container = getContainer()
         // The shopper opened the hosted page and left: the gateway order stays `processing`.
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         await waitFor("the session is watched", async () => {
           await reconcilePaynetEasy(container)
-          const [row] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+          const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
           return row ?? false
         })
         const anHourLater = () => new Date(Date.now() + 61 * 60_000)
         const flagged = await waitFor("the watch is flagged", async () => {
           await reconcilePaynetEasy(container, { now: anHourLater })
-          const [row] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+          const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
           return row.state === "flagged" ? row : false
         })
         expect(flagged.note).toMatch(/account manager/)
         const checks = flagged.checks
         await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 2 * 60 * 60_000) })
-        const [after] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+        const [after] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
         expect(after.checks).toBe(checks)
         expect(await ordersForCart(container, cart.id)).toHaveLength(0)
         expect((await sessionNow(container, session.id)).status).toBe("pending")
@@ -459,7 +398,7 @@ medusaIntegrationTestRunner({
       it("the scheduled job reconciles on its own (no callback, no return, nobody calls reconcile)", async () => {
         const container = getContainer()
         sandbox().control.addFault({ kind: "callback-off" })
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.auto)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
         await payHostedPage(session.data.redirectUrl, CARD)
         const [orderId] = await waitFor(
           "order made by the scheduled reconciliation job",
@@ -472,7 +411,7 @@ medusaIntegrationTestRunner({
         expect(orderId).toBeDefined()
         // The order is made inside the check; the check's own bookkeeping is written right after it.
         const watch = await waitFor("reconciliation row marked final", async () => {
-          const [row] = await log(container).listPaynetEasyReconciliations({ session_id: session.id })
+          const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
           return row?.state === "final" ? row : false
         })
         expect(watch.checks).toBeGreaterThanOrEqual(1)
@@ -484,7 +423,7 @@ medusaIntegrationTestRunner({
 
     describe("3-D Secure uploads (direct flow)", () => {
       async function challengedSession() {
-        const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.direct)
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
         const res = await api
           .post(
             `/store/payneteasy/payment-sessions/${session.id}/card`,
@@ -505,18 +444,18 @@ medusaIntegrationTestRunner({
           storeHeaders(eur)
         )
         expect(method.status).toBe(200)
-        const order = gatewayOrder(session.data.clientOrderId)
+        const order = onlyGatewayOrder(sandbox(), session.data.clientOrderId)
         expect(order.threeDS?.methodCompInd).toBe("Y")
 
         const cres = await api.post(`/store/payneteasy/3ds/${session.id}/cres`, { cRes: "eyJ0cmFuc1N0YXR1cyI6IlkifQ" }, storeHeaders(eur))
         expect(cres.status).toBe(200)
         expect(cres.data.payment_session.status).toBe("authorized")
         expect(cres.data.payment_session.data.threeDS).toBeUndefined()
-        const after = gatewayOrder(session.data.clientOrderId)
+        const after = onlyGatewayOrder(sandbox(), session.data.clientOrderId)
         expect(after.status).toBe("approved")
         expect(after.threeDS?.via).toBe("CRes upload")
 
-        const completed = await completeCart(api, eur, cart.id)
+        const completed = await completeCartResponse(api, eur, cart.id)
         expect(completed.data.type).toBe("order")
       })
 
@@ -527,7 +466,7 @@ medusaIntegrationTestRunner({
           .catch((e: any) => e.response)
         expect(pares.status).toBe(402)
         expect(pares.data.payment_session.status).toBe("error")
-        expect(gatewayOrder(session.data.clientOrderId).status).toBe("declined")
+        expect(onlyGatewayOrder(sandbox(), session.data.clientOrderId).status).toBe("declined")
 
         const again = await api
           .post(`/store/payneteasy/3ds/${session.id}/cres`, { cRes: "late" }, storeHeaders(eur))

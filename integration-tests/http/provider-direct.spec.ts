@@ -12,8 +12,8 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  addShippingMethod, createAdminUser, payerFromCart, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
-  storeHeaders, type AdminAuth, type Api, type StoreFixture,
+  createAdminUser, seedStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
+  type StoreFixture,
 } from "../helpers/store"
 
 jest.setTimeout(240_000)
@@ -67,20 +67,8 @@ afterAll(() => {
   process.stderr.write = originalErr
 })
 
-async function directSession(api: Api, store: StoreFixture) {
-  let cart = await createCart(api, store)
-  cart = await addShippingMethod(api, store, cart.id)
-  const collection = await createPaymentCollection(api, store, cart.id)
-  const { session } = await initiatePaymentSession(api, store, collection.id, PROVIDER_IDS.direct, { payer: payerFromCart(cart) })
-  return { cart, session }
-}
-
 function postCard(api: Api, store: StoreFixture, sessionId: string, body: unknown) {
   return api.post(`/store/payneteasy/payment-sessions/${sessionId}/card`, body, storeHeaders(store)).catch((e: any) => e.response)
-}
-
-function complete(api: Api, store: StoreFixture, cartId: string) {
-  return api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(store)).catch((e: any) => e.response)
 }
 
 medusaIntegrationTestRunner({
@@ -118,7 +106,7 @@ medusaIntegrationTestRunner({
     }
 
     it("frictionless card: authorized at once, order created, card fields nowhere in the DB", async () => {
-      const { cart, session } = await directSession(api, eur)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       expect(session.data).toMatchObject({ flow: "direct", transactionType: "preauth", clientOrderId: session.id })
       expect(sandbox().control.byClientOrderId(session.id)).toHaveLength(0) // nothing sent before the card
 
@@ -127,7 +115,7 @@ medusaIntegrationTestRunner({
       expect(res.data.payment_session.status).toBe("authorized")
       expect(JSON.stringify(res.data)).not.toContain(PAN)
 
-      const done = await complete(api, eur, cart.id)
+      const done = await completeCartResponse(api, eur, cart.id)
       expect(done.data.type).toBe("order")
       const gw = sandbox().control.byClientOrderId(session.id)
       expect(gw).toHaveLength(1)
@@ -143,7 +131,7 @@ medusaIntegrationTestRunner({
     })
 
     it("3-D Secure challenge: requires_more with the ACS address, the shopper passes it, the order is created", async () => {
-      const { cart, session } = await directSession(api, eur)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       const res = await postCard(api, eur, session.id, { card: card("321") })
       expect(res.status).toBe(200)
       const ps = res.data.payment_session
@@ -152,11 +140,11 @@ medusaIntegrationTestRunner({
       expect(ps.data.nextAction.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
 
       // Completing before the challenge does not create an order.
-      const early = await complete(api, eur, cart.id)
+      const early = await completeCartResponse(api, eur, cart.id)
       expect(early.data.type).not.toBe("order")
 
       await completeChallenge(ps.data.nextAction.url, "pass")
-      const done = await complete(api, eur, cart.id)
+      const done = await completeCartResponse(api, eur, cart.id)
       expect(done.data.type).toBe("order")
       const gw = sandbox().control.byClientOrderId(session.id)
       expect(gw).toHaveLength(1)
@@ -164,14 +152,14 @@ medusaIntegrationTestRunner({
     })
 
     it("declined card: the storefront gets the reason, the same session takes another card as attempt 2", async () => {
-      const { cart, session } = await directSession(api, eur)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       const declined = await postCard(api, eur, session.id, { card: card("116") })
       expect(declined.status).toBe(402)
       expect(declined.data.type).toBe("payment_declined")
       expect(declined.data.message).toMatch(/insufficient funds/i)
       expect(declined.data.payment_session.status).toBe("error")
 
-      const failed = await complete(api, eur, cart.id)
+      const failed = await completeCartResponse(api, eur, cart.id)
       expect(failed.data.type).not.toBe("order")
 
       const ok = await postCard(api, eur, session.id, { card: card("123") })
@@ -180,7 +168,7 @@ medusaIntegrationTestRunner({
       expect(ok.data.payment_session.data.clientOrderId).toBe(`${session.id}-a2`)
       expect(ok.data.payment_session.data.error ?? undefined).toBeUndefined()
 
-      const done = await complete(api, eur, cart.id)
+      const done = await completeCartResponse(api, eur, cart.id)
       expect({ type: done.data.type, message: done.data.message }).toEqual({ type: "order", message: undefined })
       expect(sandbox().control.byClientOrderId(session.id)[0].status).toBe("declined")
       expect(sandbox().control.byClientOrderId(`${session.id}-a2`)[0].status).toBe("approved")
@@ -191,7 +179,7 @@ medusaIntegrationTestRunner({
     })
 
     it("bad card input is a 400 that changes nothing and echoes no card data", async () => {
-      const { session } = await directSession(api, eur)
+      const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       const res = await postCard(api, eur, session.id, { card: { number: "4111 1111 1111 111x", cvv: "12", expMonth: "13", expYear: "2031", holder: "" } })
       expect(res.status).toBe(400)
       expect(JSON.stringify(res.data)).not.toMatch(/4111|111x/)
@@ -199,7 +187,7 @@ medusaIntegrationTestRunner({
     })
 
     it("processed but response lost during authorization: STATUS adopts it, exactly one gateway transaction", async () => {
-      const { cart, session } = await directSession(api, eur)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       const before = sandbox().control.requests().PREAUTH ?? 0
       sandbox().control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
       const res = await postCard(api, eur, session.id, { card: card("123") })
@@ -209,15 +197,15 @@ medusaIntegrationTestRunner({
       const gw = sandbox().control.byClientOrderId(session.id)
       expect(gw).toHaveLength(1)
       expect(gw[0].transactions).toHaveLength(1)
-      const done = await complete(api, eur, cart.id)
+      const done = await completeCartResponse(api, eur, cart.id)
       expect(done.data.type).toBe("order")
       expect(sandbox().control.transactions().filter((t) => t.clientOrderId.startsWith(session.id))).toHaveLength(1)
     })
 
     it("direct capture and refund after a 3DS-free order move exactly the admin's amounts", async () => {
-      const { cart, session } = await directSession(api, eur)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       await postCard(api, eur, session.id, { card: card("123") })
-      const done = await complete(api, eur, cart.id)
+      const done = await completeCartResponse(api, eur, cart.id)
       const fields = "id,*payment_collections,*payment_collections.payments"
       const { data } = await api.get(`/admin/orders/${done.data.order.id}?fields=${encodeURIComponent(fields)}`, admin)
       const paymentId = data.order.payment_collections[0].payments[0].id

@@ -10,9 +10,11 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  addShippingMethod, createAdminUser, payerFromCart, createCart, createPaymentCollection, initiatePaymentSession, seedStore,
-  storeHeaders, type AdminAuth, type Api, type StoreFixture,
+  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, payerFromCart,
+  seedStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
+  type StoreFixture,
 } from "../helpers/store"
+import { onlyGatewayOrder } from "../helpers/inspect"
 
 jest.setTimeout(240_000)
 
@@ -21,35 +23,10 @@ const sandbox = useSandbox()
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" }
 const DECLINED_CARD = { ...CARD, cvv2: "116" }
 
-async function complete(api: Api, store: StoreFixture, cartId: string) {
-  // A gateway callback may be completing the same cart right now (409 "already being completed"): retry briefly.
-  for (let i = 0; ; i++) {
-    const res = await api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(store)).catch((e: any) => e.response)
-    if (res.status !== 409 || i >= 10) return res
-    await new Promise((r) => setTimeout(r, 300))
-  }
-}
-
-async function cartWithSession(api: Api, store: StoreFixture, providerId: string, opts: { headers?: Record<string, string>; payer?: any } = {}) {
-  let cart = await createCart(api, store)
-  cart = await addShippingMethod(api, store, cart.id)
-  const collection = await createPaymentCollection(api, store, cart.id)
-  const { session } = await initiatePaymentSession(api, store, collection.id, providerId, {
-    payer: opts.payer ?? payerFromCart(cart),
-  })
-  return { cart, collection, session }
-}
-
 async function adminOrder(api: Api, admin: AdminAuth, orderId: string) {
   const fields = "id,status,total,currency_code,customer_id,*payment_collections,*payment_collections.payments,*payment_collections.payments.captures,*payment_collections.payments.refunds"
   const { data } = await api.get(`/admin/orders/${orderId}?fields=${encodeURIComponent(fields)}`, admin)
   return data.order
-}
-
-function gatewayOrder(clientOrderId: string) {
-  const list = sandbox().control.byClientOrderId(clientOrderId)
-  expect(list).toHaveLength(1)
-  return list[0]
 }
 
 medusaIntegrationTestRunner({
@@ -69,18 +46,18 @@ medusaIntegrationTestRunner({
 
     /** Guest checkout through the hosted page up to the order; returns the order, session and gateway order. */
     async function hostedOrder(store: StoreFixture, providerId: string = PROVIDER_IDS.hosted) {
-      const { cart, session } = await cartWithSession(api, store, providerId)
+      const { cart, session } = await checkoutToPaymentSession(api, store, providerId)
       expect(session.status).toBe("pending")
       expect(session.data.redirectUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
       await payHostedPage(session.data.redirectUrl, CARD)
-      const res = await complete(api, store, cart.id)
+      const res = await completeCartResponse(api, store, cart.id)
       expect(res.status).toBe(200)
       expect(res.data.type).toBe("order")
       return { order: res.data.order, session, cart }
     }
 
     it("guest hosted checkout: preauth-form registered with the cart's data, order created after STATUS says approved", async () => {
-      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
       expect(session.data).toMatchObject({
         session_id: session.id,
         clientOrderId: session.id,
@@ -89,24 +66,24 @@ medusaIntegrationTestRunner({
         amount: "10.42",
         currency: "EUR",
       })
-      const before = gatewayOrder(session.id)
+      const before = onlyGatewayOrder(sandbox(), session.id)
       expect(before).toMatchObject({ operation: "PREAUTHFORM", initialAmount: "10.42", currency: "EUR" })
       expect(before.urls.redirect).toMatch(/\/payneteasy\/return$/)
       expect(before.urls.serverCallback).toMatch(/\/payneteasy\/callback$/)
 
       // Before paying, completing must not create an order: the redirect is not proof, STATUS is still processing.
-      const early = await complete(api, eur, cart.id)
+      const early = await completeCartResponse(api, eur, cart.id)
       expect(early.status).toBeGreaterThanOrEqual(400)
 
       await payHostedPage(session.data.redirectUrl, CARD)
-      const res = await complete(api, eur, cart.id)
+      const res = await completeCartResponse(api, eur, cart.id)
       expect(res.data.type).toBe("order")
       const order = await adminOrder(api, admin, res.data.order.id)
       const payment = order.payment_collections[0].payments[0]
       expect(payment.provider_id).toBe(PROVIDER_IDS.hosted)
       expect(payment.data).toMatchObject({ gatewayStatus: "approved", clientOrderId: session.id })
       expect(payment.captures).toHaveLength(0)
-      expect(gatewayOrder(session.id)).toMatchObject({ status: "approved", authorized: "10.42", captured: "0.00" })
+      expect(onlyGatewayOrder(sandbox(), session.id)).toMatchObject({ status: "approved", authorized: "10.42", captured: "0.00" })
     })
 
     it("logged-in customer: payer email comes from the customer, the order belongs to them", async () => {
@@ -145,15 +122,15 @@ medusaIntegrationTestRunner({
       const res = await api.post(`/store/carts/${cartId}/complete`, {}, { headers })
       expect(res.data.type).toBe("order")
       expect((await adminOrder(api, admin, res.data.order.id)).customer_id).toBe(created.data.cart.customer_id)
-      const gw = gatewayOrder(session.id)
+      const gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw).toMatchObject({ status: "approved", authorized: "20.84" })
       expect(JSON.stringify(gw.history) + JSON.stringify(gw)).not.toContain("shopper@payneteasy.test")
     })
 
     it("declined card on the hosted page: complete reports a payment error, the cart stays usable and a new session pays", async () => {
-      const { cart, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
       await payHostedPage(session.data.redirectUrl, DECLINED_CARD)
-      const failed = await complete(api, eur, cart.id)
+      const failed = await completeCartResponse(api, eur, cart.id)
       expect(failed.status).toBe(400)
       expect(failed.data.message).toMatch(/not authorized/i)
       // The storefront reads the reason from the session (the cart's payment collection); here through the module.
@@ -164,7 +141,7 @@ medusaIntegrationTestRunner({
       const seen = viaStore.data.cart.payment_collection.payment_sessions.find((s: any) => s.id === session.id)
       expect(seen.status).toBe("error")
       expect(seen.data.error.message).toMatch(/insufficient funds/i)
-      expect(gatewayOrder(session.id).status).toBe("declined")
+      expect(onlyGatewayOrder(sandbox(), session.id).status).toBe("declined")
 
       // Try again: a new session (new client_orderid) on the same cart.
       const { session: second } = await initiatePaymentSession(api, eur, session.payment_collection_id, PROVIDER_IDS.hosted, {
@@ -172,22 +149,22 @@ medusaIntegrationTestRunner({
       })
       expect(second.id).not.toBe(session.id)
       await payHostedPage(second.data.redirectUrl, CARD)
-      const ok = await complete(api, eur, cart.id)
+      const ok = await completeCartResponse(api, eur, cart.id)
       expect(ok.data.type).toBe("order")
-      expect(gatewayOrder(second.id).status).toBe("approved")
+      expect(onlyGatewayOrder(sandbox(), second.id).status).toBe("approved")
     })
 
     it("a cart change deletes the session; the new session's gateway order is the only one paid", async () => {
-      const { cart, collection, session } = await cartWithSession(api, eur, PROVIDER_IDS.hosted)
+      const { cart, paymentCollection: collection, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
       await api.post(`/store/carts/${cart.id}/line-items`, { variant_id: eur.variantId, quantity: 1 }, storeHeaders(eur))
       const { session: fresh } = await initiatePaymentSession(api, eur, collection.id, PROVIDER_IDS.hosted, { payer: payerFromCart(cart) })
       expect(fresh.id).not.toBe(session.id)
       expect(fresh.data.amount).toBe("20.84")
       await payHostedPage(fresh.data.redirectUrl, CARD)
-      const res = await complete(api, eur, cart.id)
+      const res = await completeCartResponse(api, eur, cart.id)
       expect(res.data.type).toBe("order")
-      expect(gatewayOrder(fresh.id)).toMatchObject({ status: "approved", authorized: "20.84" })
-      expect(gatewayOrder(session.id).status).not.toBe("approved") // the abandoned registration was never paid
+      expect(onlyGatewayOrder(sandbox(), fresh.id)).toMatchObject({ status: "approved", authorized: "20.84" })
+      expect(onlyGatewayOrder(sandbox(), session.id).status).not.toBe("approved") // the abandoned registration was never paid
     })
 
     it("a session without payer details is refused with a message naming what the storefront must send", async () => {
@@ -210,19 +187,19 @@ medusaIntegrationTestRunner({
 
       const c1 = await api.post(`/admin/payments/${paymentId}/capture`, { amount: 4 }, admin)
       expect(c1.status).toBe(200)
-      expect(gatewayOrder(session.id)).toMatchObject({ authorized: "10.42", captured: "4.00" })
+      expect(onlyGatewayOrder(sandbox(), session.id)).toMatchObject({ authorized: "10.42", captured: "4.00" })
 
       const c2 = await api.post(`/admin/payments/${paymentId}/capture`, { amount: 6.42 }, admin)
       expect(c2.status).toBe(200)
-      let gw = gatewayOrder(session.id)
+      let gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw.captured).toBe("10.42")
       expect(gw.transactions.filter((t) => t.type === "capture").map((t) => t.amount)).toEqual(["4.00", "6.42"])
 
       await api.post(`/admin/payments/${paymentId}/refund`, { amount: 1.1 }, admin)
       await api.post(`/admin/payments/${paymentId}/refund`, { amount: 2.5 }, admin)
-      expect(gatewayOrder(session.id).returned).toBe("3.60")
+      expect(onlyGatewayOrder(sandbox(), session.id).returned).toBe("3.60")
       await api.post(`/admin/payments/${paymentId}/refund`, { amount: 6.82 }, admin)
-      gw = gatewayOrder(session.id)
+      gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw.returned).toBe("10.42")
       expect(gw.transactions.filter((t) => t.type === "reversal").map((t) => t.amount)).toEqual(["1.10", "2.50", "6.82"])
 
@@ -232,7 +209,7 @@ medusaIntegrationTestRunner({
       expect(more.data.message).toMatch(/RETURN refused: Nothing left to return/)
       const tooMuch = await api.post(`/admin/payments/${paymentId}/refund`, { amount: 1 }, admin).catch((e: any) => e.response)
       expect(tooMuch.status).toBe(400)
-      expect(gatewayOrder(session.id).transactions).toHaveLength(1 + 2 + 3)
+      expect(onlyGatewayOrder(sandbox(), session.id).transactions).toHaveLength(1 + 2 + 3)
 
       const after = await adminOrder(api, admin, order.id)
       const payment = after.payment_collections[0].payments[0]
@@ -246,7 +223,7 @@ medusaIntegrationTestRunner({
       const { order, session } = await hostedOrder(eur)
       const res = await api.post(`/admin/orders/${order.id}/cancel`, {}, admin)
       expect(res.status).toBe(200)
-      const gw = gatewayOrder(session.id)
+      const gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw.voided).toBe(true)
       expect(gw.transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "void/approved"])
       const after = await adminOrder(api, admin, order.id)
@@ -255,31 +232,31 @@ medusaIntegrationTestRunner({
 
     it("cancel of a settled sale (compensation path) falls back to a full return; a second cancel is a no-op", async () => {
       const { order, session } = await hostedOrder(eur, PROVIDER_IDS.auto)
-      const orderid = gatewayOrder(session.id).orderid
+      const orderid = onlyGatewayOrder(sandbox(), session.id).orderid
       expect(sandbox().control.settle(orderid)).toEqual([orderid])
       const paymentId = (await adminOrder(api, admin, order.id)).payment_collections[0].payments[0].id
       // Medusa cancels captured payments when a later checkout step fails (authorize-payment-session compensation).
       const paymentModule = getContainer().resolve(Modules.PAYMENT)
       await paymentModule.cancelPayment(paymentId)
-      let gw = gatewayOrder(session.id)
+      let gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw.transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["sale/approved", "reversal/approved"])
       expect(gw.returned).toBe("10.42")
       await paymentModule.cancelPayment(paymentId)
-      gw = gatewayOrder(session.id)
+      gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw.transactions).toHaveLength(2)
     })
 
     it("automatic capture: sale-form, the payment is captured when authorized", async () => {
       const { order, session } = await hostedOrder(eur, PROVIDER_IDS.auto)
       expect(session.data.transactionType).toBe("sale")
-      const gw = gatewayOrder(session.id)
+      const gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw).toMatchObject({ operation: "SALEFORM", status: "approved", captured: "10.42" })
       const after = await adminOrder(api, admin, order.id)
       const payment = after.payment_collections[0].payments[0]
       expect(payment.captured_at).toBeTruthy()
       expect(payment.captures).toHaveLength(1)
       expect(Number(payment.captures[0].amount)).toBe(10.42)
-      expect(gatewayOrder(session.id).transactions).toHaveLength(1) // Medusa recorded the capture, no CAPTURE was sent
+      expect(onlyGatewayOrder(sandbox(), session.id).transactions).toHaveLength(1) // Medusa recorded the capture, no CAPTURE was sent
     })
 
     it("JPY (0 decimals): exact amounts to the gateway for authorization, partial capture and refund", async () => {
@@ -288,7 +265,7 @@ medusaIntegrationTestRunner({
       const paymentId = (await adminOrder(api, admin, order.id)).payment_collections[0].payments[0].id
       await api.post(`/admin/payments/${paymentId}/capture`, { amount: 999 }, admin)
       await api.post(`/admin/payments/${paymentId}/refund`, { amount: 1 }, admin)
-      const gw = gatewayOrder(session.id)
+      const gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw).toMatchObject({ initialAmount: "1500", authorized: "1500", captured: "999", returned: "1", currency: "JPY" })
     })
 
@@ -298,7 +275,7 @@ medusaIntegrationTestRunner({
       const paymentId = (await adminOrder(api, admin, order.id)).payment_collections[0].payments[0].id
       await api.post(`/admin/payments/${paymentId}/capture`, { amount: 10.001 }, admin)
       await api.post(`/admin/payments/${paymentId}/refund`, { amount: 0.125 }, admin)
-      const gw = gatewayOrder(session.id)
+      const gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw).toMatchObject({ initialAmount: "12.345", authorized: "12.345", captured: "10.001", returned: "0.125", currency: "KWD" })
     })
   },
