@@ -1,14 +1,18 @@
 /**
- * Launching the system Chromium (Debian package, /usr/bin/chromium) for playwright-core. We never download a
- * browser (`npx playwright install` is not used); CI installs the distribution package with apt-get (.ci/run).
- * A missing or unlaunchable Chromium is an ERROR with the install command, never a skip: a browser suite that
- * silently passes without a browser would prove nothing.
+ * Which Chromium the browser tests drive through playwright-core, so `npm test` needs nothing installed by hand:
+ *   1. PAYNETEASY_CHROMIUM=<path>  → that binary (to test against a particular build);
+ *   2. /usr/bin/chromium           → the system one (Debian's `chromium` package) when present;
+ *   3. otherwise                    → the Chromium that the npm devDependency @sparticuz/chromium ships inside its
+ *                                     tarball (unpacked to the OS temp dir on first use, with the shared libraries it
+ *                                     needs), so a machine with no browser still runs the real thing.
+ * We never download a browser (`npx playwright install` is not used). A Chromium that does not start is an ERROR
+ * naming the binary, never a skip: a browser suite that silently passes without a browser would prove nothing.
  */
 import { existsSync } from "node:fs"
 import { chromium, type Browser } from "playwright-core"
 
 /** Where the Debian `chromium` package puts the browser. */
-export const CHROMIUM_PATH = "/usr/bin/chromium"
+export const SYSTEM_CHROMIUM_PATH = "/usr/bin/chromium"
 
 const ARGS = [
   "--headless",
@@ -20,17 +24,30 @@ const ARGS = [
   "--disable-sync",
 ]
 
-const INSTALL_HINT =
-  "install it with: apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium"
+export interface ChromiumBinary {
+  path: string
+  source: "env" | "system" | "npm:@sparticuz/chromium"
+}
 
-export async function launchChromium(executablePath: string = CHROMIUM_PATH): Promise<Browser> {
-  if (!existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}; the browser tests need it — ${INSTALL_HINT}`)
+/** Finds the browser binary by the order above. */
+export async function findChromium(): Promise<ChromiumBinary> {
+  const fromEnv = process.env.PAYNETEASY_CHROMIUM
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`PAYNETEASY_CHROMIUM=${fromEnv} does not exist`)
+    return { path: fromEnv, source: "env" }
   }
+  if (existsSync(SYSTEM_CHROMIUM_PATH)) return { path: SYSTEM_CHROMIUM_PATH, source: "system" }
+  // ESM-only package: a dynamic import keeps this file loadable by Jest's CommonJS transform.
+  const { default: packaged } = await import("@sparticuz/chromium")
+  return { path: await packaged.executablePath(), source: "npm:@sparticuz/chromium" }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const binary = await findChromium()
   try {
-    return await chromium.launch({ executablePath, args: ARGS })
+    return await chromium.launch({ executablePath: binary.path, args: ARGS })
   } catch (e) {
     const reason = e instanceof Error ? e.message.split("\n")[0] : String(e)
-    throw new Error(`Chromium at ${executablePath} did not start (${reason}); ${INSTALL_HINT}`)
+    throw new Error(`Chromium (${binary.source}, ${binary.path}) did not start: ${reason}`)
   }
 }

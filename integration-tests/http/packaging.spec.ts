@@ -58,10 +58,14 @@ describe("npm package", () => {
   let files: string[]
 
   beforeAll(async () => {
+    // No build beforehand: `npm pack` alone must produce the built plugin (package.json's prepack), so a maintainer
+    // cannot publish an empty or stale build. A marker left in the old build proves the tarball's build is new.
+    const stale = path.join(REPO_ROOT, ".medusa", "server", "src", "STALE_BUILD_MARKER.js")
+    fs.mkdirSync(path.dirname(stale), { recursive: true })
+    fs.writeFileSync(stale, "// left by the packaging spec: a fresh build removes it\n")
     const packed = await buildAndPack(work)
     tarball = packed.tarball
-    timings.build = packed.buildMs
-    timings.pack = packed.packMs
+    timings.pack_with_build = packed.packMs
     files = await tarballFiles(tarball)
   })
 
@@ -69,6 +73,11 @@ describe("npm package", () => {
     console.log(`[packaging] timings (s): ${Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(", ")}`)
     await recreateDatabase({ create: false }).catch(() => undefined)
     if (process.env.PAYNETEASY_KEEP_PACKAGING_APP !== "1") removeInBackground(work)
+  })
+
+  it("is built by npm pack itself (prepack): nothing from an earlier build survives", () => {
+    expect(files).toContain(".medusa/server/src/providers/payneteasy/index.js")
+    expect(files).not.toContain(".medusa/server/src/STALE_BUILD_MARKER.js")
   })
 
   it("contains the built plugin, its bin and README, and every path package.json exports", () => {

@@ -46,13 +46,14 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, MEDUSA_DISABLE_TELEMETRY: "true", ...extra }
 }
 
-/** `medusa plugin:build` then `npm pack` into `dest`; returns the tarball path. */
-export async function buildAndPack(dest: string): Promise<{ tarball: string; buildMs: number; packMs: number }> {
-  const cli = require.resolve("@medusajs/cli/cli.js", { paths: [REPO_ROOT] })
-  const build = await sh(process.execPath, [cli, "plugin:build"], { cwd: REPO_ROOT, timeoutMs: 5 * 60_000 })
-  const pack = await sh("npm", ["pack", "--json", "--pack-destination", dest], { cwd: REPO_ROOT, timeoutMs: 2 * 60_000 })
+/**
+ * `npm pack` into `dest`, exactly as a maintainer publishes: the package's `prepack` script runs
+ * `medusa plugin:build` first, so the tarball can never hold an empty or stale build. Returns the tarball path.
+ */
+export async function buildAndPack(dest: string): Promise<{ tarball: string; packMs: number }> {
+  const pack = await sh("npm", ["pack", "--json", "--pack-destination", dest], { cwd: REPO_ROOT, timeoutMs: 6 * 60_000 })
   const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as Array<{ filename: string }>
-  return { tarball: path.join(dest, info.filename), buildMs: build.ms, packMs: pack.ms }
+  return { tarball: path.join(dest, info.filename), packMs: pack.ms }
 }
 
 /** Paths inside the tarball, without the leading "package/". */
