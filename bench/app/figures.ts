@@ -90,9 +90,7 @@ export async function checkoutFigure(app: AppProcess, sizes: AppSizes): Promise<
 export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise<Figure[]> {
   const url = app.ready.url
   const { genuine, forged } = await app.call<{ genuine: string[]; forged: string[] }>("makeSessions", { n: sizes.callbacks, tag: "CB" })
-  await waitDrained(app)
-  await new Promise((r) => setTimeout(r, 500)) // the template's own sandbox callback
-  await waitDrained(app)
+  await settleTemplate(app)
   const statusBefore = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
   // warm-up: health and forged, briefly
   await cannon({ url: `${url}/health`, connections: sizes.connections, duration: 1 })
@@ -176,6 +174,12 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
   ]
 }
 
+/** makeSessions' template session is paid on the sandbox's page, whose own callback arrives a moment later. */
+async function settleTemplate(app: AppProcess): Promise<void> {
+  await new Promise((r) => setTimeout(r, 500))
+  await waitDrained(app)
+}
+
 /** One genuine callback, timed at the route; then waits until the subscriber has processed it. */
 async function timedCallback(app: AppProcess, path: string): Promise<number> {
   const t0 = process.hrtime.bigint()
@@ -190,6 +194,7 @@ async function timedCallback(app: AppProcess, path: string): Promise<number> {
 export async function scaleFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
   const n = sizes.scaleSamples
   const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: n * 4 + 4, tag: "SC" })
+  await settleTemplate(app)
   const fill = async () => {
     await app.call("sql", {
       text: `insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status, event_key, params, outcome, received_at, processed_at, created_at, updated_at)
@@ -299,22 +304,26 @@ export async function reconciliationFigure(app: AppProcess, sizes: AppSizes): Pr
 export async function memoryFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
   const warm = Math.min(500, Math.ceil(sizes.memoryCallbacks / 4))
   const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: sizes.memoryCallbacks + warm, tag: "MEM" })
+  await settleTemplate(app)
   // warm-up: callbacks through the whole path, then the baseline
   await sendPaths(app.ready.url, genuine.slice(0, warm), 10)
   await waitDrained(app)
-  const before = (await app.call<NodeJS.MemoryUsage>("memory")).rss
+  const baseline = await app.call<NodeJS.MemoryUsage>("memory")
+  const before = baseline.rss
   const rest = genuine.slice(warm)
   const chunk = 2000
   for (let i = 0; i < rest.length; i += chunk) {
     await sendPaths(app.ready.url, rest.slice(i, i + chunk), 10)
     await waitDrained(app)
   }
-  const after = (await app.call<NodeJS.MemoryUsage>("memory")).rss
+  const final = await app.call<NodeJS.MemoryUsage>("memory")
+  const after = final.rss
   const MB = 1024 * 1024
   return figure({
     figure: "memory", unit: "MB", goal: { kind: "growth-max", limit: 50 },
     oursWhat: `Medusa process RSS after ${sizes.memoryCallbacks.toLocaleString("en-US")} more genuine callbacks (each processed), after GC`,
     floorWhat: `RSS after a ${warm}-callback warm-up, after GC`,
     ours: { value: after / MB }, floor: { value: before / MB },
+    note: `heap used ${(baseline.heapUsed / MB).toFixed(0)} → ${(final.heapUsed / MB).toFixed(0)} MB`,
   })
 }

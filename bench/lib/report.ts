@@ -89,8 +89,11 @@ export function goalText(f: Pick<Figure, "goal" | "unit">): string {
 }
 
 function ratioText(f: Figure): string {
-  if (f.goal.kind === "growth-max") return `+${num(f.ours.value - f.floor.value)} ${f.unit}`
-  return `${f.ratio.toFixed(2)}×`
+  if (f.goal.kind === "growth-max") {
+    const growth = f.ours.value - f.floor.value
+    return `${growth < 0 ? "−" : "+"}${num(Math.abs(growth))} ${f.unit}`
+  }
+  return `${f.ratio >= 0.1 ? f.ratio.toFixed(2) : f.ratio.toPrecision(2)}×`
 }
 
 export function rows(figures: Figure[]): string[][] {
