@@ -7,9 +7,10 @@
  * `alternate` does the same for hand-timed samples (HTTP flows), one ours / one floor at a time.
  * Summaries are the median (what the goals are judged on) and the p99 (shown, not judged).
  */
-// tinybench is ESM-only; Node ≥ 20.19 loads it with require() (this file compiles to CommonJS).
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { Bench } = require("tinybench") as { Bench: new (opts: Record<string, unknown>) => any }
+type BenchCtor = new (opts: Record<string, unknown>) => any
+/** tinybench is ESM-only; Node ≥ 20.19 loads it with require() (this file compiles to CommonJS). Loaded on first use,
+ *  so the pure helpers below stay importable where require(esm) is not available (Jest's module runtime). */
+const tinybench = (): { Bench: BenchCtor } => require("tinybench")
 
 export interface Summary {
   /** median, in the sample unit (ms for latencies) */
@@ -50,6 +51,7 @@ export interface RoundOptions {
 export async function interleavedBench(pair: Pair, opts: RoundOptions): Promise<{ ours: Summary; floor: Summary }> {
   const ours: number[] = []
   const floor: number[] = []
+  const { Bench } = tinybench()
   for (let round = 0; round < opts.rounds; round++) {
     const bench = new Bench({ time: opts.timeMs, iterations: 16, retainSamples: true, warmup: round === 0, warmupTime: opts.timeMs / 2, throws: true })
     const order: Array<["ours" | "floor", () => unknown]> = [["ours", pair.ours], ["floor", pair.floor]]
