@@ -33,8 +33,8 @@ const FULL: AppSizes = {
   watched: 10_000, memoryCallbacks: 3_000,
 }
 const QUICK: AppSizes = {
-  checkouts: 4, callbacks: 240, rounds: 2, floodSeconds: 2, connections: 10, scaleRows: 100_000, scaleSamples: 6,
-  watched: 10_000, memoryCallbacks: 400,
+  checkouts: 4, callbacks: 240, rounds: 2, floodSeconds: 1, connections: 10, scaleRows: 100_000, scaleSamples: 6,
+  watched: 10_000, memoryCallbacks: 300,
 }
 
 async function main() {
