@@ -23,7 +23,7 @@ if (type === "integration:http") {
   // Booting Medusa (migrations for every module) takes tens of seconds on 2 cores; hooks share this limit.
   module.exports.testTimeout = 240000
 } else if (type === "unit") {
-  module.exports.testMatch = ["**/src/**/__tests__/**/*.unit.spec.[jt]s"]
+  module.exports.testMatch = ["**/src/**/__tests__/**/*.unit.spec.[jt]s", "**/bench/**/__tests__/**/*.unit.spec.[jt]s"]
 } else if (type === "browser") {
   // Browser tests: browser-tests/**/*.spec.ts drive the sandbox's payer pages in the system Chromium (playwright-core).
   module.exports.testMatch = ["**/browser-tests/**/*.spec.[jt]s"]

@@ -66,7 +66,8 @@ export class PaynetEasyClient {
 
   private async once(op: OperationName, spec: OperationSpec, fields: RequestFields): Promise<Record<string, unknown>> {
     const prepared = prepareRequest(op, spec, fields, this.config, {
-      nonce: oauthNonce(),
+      // Only OAuth-signed operations use a nonce; control-signed ones (most) need no random bytes.
+      nonce: spec.auth.kind === "control" ? "" : oauthNonce(),
       timestamp: Math.floor(Date.now() / 1000),
     })
     const reply = await this.transport.post(prepared.path, prepared.headers, prepared.body, {

@@ -32,25 +32,27 @@ const trimmed = (value: string | undefined): string => (value ?? "").trim()
 
 /** The concatenated terms, without the control key (exported for diagnostics and tests; contains no secret). */
 export function controlTermsString(terms: readonly ControlTerm[], fields: ControlFields, ctx: Omit<ControlContext, "controlKey">): string {
-  return terms
-    .map((term) => {
-      switch (term.kind) {
-        case "endpoint":
-          return trimmed(ctx.endpoint)
-        case "login":
-          return trimmed(ctx.login)
-        case "field":
-          return trimmed(fields[term.name])
-        case "amountMinor": {
-          const amount = fields.amount
-          if (amount === undefined) return ""
-          const currency = trimmed(fields.currency)
-          if (!currency) throw new GatewayInputError("currency is required with amount", { field: "currency" })
-          return toMinorUnits(trimmed(amount), currency).toString()
-        }
-      }
-    })
-    .join("")
+  let out = ""
+  for (const term of terms) out += termValue(term, fields, ctx)
+  return out
+}
+
+function termValue(term: ControlTerm, fields: ControlFields, ctx: Omit<ControlContext, "controlKey">): string {
+  switch (term.kind) {
+    case "endpoint":
+      return trimmed(ctx.endpoint)
+    case "login":
+      return trimmed(ctx.login)
+    case "field":
+      return trimmed(fields[term.name])
+    case "amountMinor": {
+      const amount = fields.amount
+      if (amount === undefined) return ""
+      const currency = trimmed(fields.currency)
+      if (!currency) throw new GatewayInputError("currency is required with amount", { field: "currency" })
+      return toMinorUnits(trimmed(amount), currency).toString()
+    }
+  }
 }
 
 /** The `control` value for the given terms and request fields. */

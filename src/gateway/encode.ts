@@ -10,8 +10,13 @@
 
 /** RFC 3986 percent-encoding of a UTF-8 string. */
 export function percentEncode(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
+  const encoded = encodeURIComponent(value)
+  // Most values (ids, amounts, already-encoded strings) hold none of ! ' ( ) *: skip the replace pass for them.
+  return RFC3986_EXTRA.test(encoded) ? encoded.replace(RFC3986_EXTRA_G, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase()) : encoded
 }
+
+const RFC3986_EXTRA = /[!'()*]/
+const RFC3986_EXTRA_G = /[!'()*]/g
 
 /** Form-urlencoded body from name/value pairs, in the given order. */
 export function formEncode(fields: Iterable<readonly [string, string]>): string {

@@ -15,12 +15,16 @@ import { GatewayProtocolError } from "./errors"
 
 /** More digits than a double holds exactly (2^53 has 16 digits; 15 are always safe). */
 const MAX_SAFE_DIGITS = 15
+const LONG_RUN = new RegExp(`[0-9][0-9eE.+\\-]{${MAX_SAFE_DIGITS},}`)
 
 /**
  * Rewrites number literals with more than 15 digits into JSON strings, leaving everything inside strings
  * untouched. `{"id":12345678901234567890}` → `{"id":"12345678901234567890"}`.
  */
 export function quoteLongNumbers(json: string): string {
+  // Fast path: a literal with more than 15 digits is a run of at least 16 characters from [0-9.eE+-] starting with a
+  // digit; a body without such a run has nothing to rewrite (the usual reply: short amounts and ids).
+  if (!LONG_RUN.test(json)) return json
   let out = ""
   let i = 0
   const n = json.length

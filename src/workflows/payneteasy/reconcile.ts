@@ -83,6 +83,19 @@ export function isDiscoverable(data: Record<string, unknown> | undefined): boole
   return data?.flow === "direct" && typeof data.clientOrderId === "string" && data.clientOrderId !== ""
 }
 
+/**
+ * Discovery reads only sessions updated since the last look (bench: "reconciliation"), not every pending session of
+ * the last hour on every tick: with thousands of watched sessions that was a full load per tick. The watermark is
+ * per process (container); a fresh process starts at the hour's window. A page that comes back full moves the
+ * watermark to its last row; a short page moves it to now − DISCOVERY_OVERLAP_MS, so a session written by a
+ * transaction that committed a little late is still seen; a full page whose rows all share the watermark's time is
+ * stepped over with `skip`. A watermark ahead of the tick's clock (a tick run with a clock in the future) is pulled
+ * back to now − overlap. Each tick thus reads at most DISCOVERY_PAGE sessions.
+ */
+const DISCOVERY_PAGE = 500
+const DISCOVERY_OVERLAP_MS = 60_000
+const discoveredUpTo = new WeakMap<object, { at: number; skip: number }>()
+
 async function discover(container: MedusaContainer, now: Date): Promise<number> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const paymentModule = container.resolve(Modules.PAYMENT)
@@ -90,18 +103,30 @@ async function discover(container: MedusaContainer, now: Date): Promise<number> 
     .map((p) => p.id)
     .filter((id) => id.startsWith(PROVIDER_PREFIX))
   if (!providerIds.length) return 0
+  const windowStart = now.getTime() - GIVE_UP_AFTER_MS
+  const state = discoveredUpTo.get(container) ?? { at: windowStart, skip: 0 }
+  const latest = now.getTime() - DISCOVERY_OVERLAP_MS
+  const since = Math.max(Math.min(state.at, latest), windowStart)
+  const skip = since === state.at ? state.skip : 0
   const { data } = await query.graph({
     entity: "payment_session",
-    fields: ["id", "provider_id", "status", "data", "created_at"],
+    fields: ["id", "provider_id", "status", "data", "created_at", "updated_at"],
     filters: {
       provider_id: providerIds,
       status: WATCHED_STATUSES,
-      created_at: { $gte: new Date(now.getTime() - GIVE_UP_AFTER_MS) },
+      created_at: { $gte: new Date(windowStart) },
+      updated_at: { $gte: new Date(since) },
     } as Record<string, unknown>,
+    pagination: { skip, take: DISCOVERY_PAGE, order: { updated_at: "ASC", id: "ASC" } } as Record<string, unknown>,
   })
-  const candidates = (data as Array<{ id: string; provider_id: string; data?: Record<string, unknown>; created_at: string | Date }>).filter(
-    (s) => isDiscoverable(s.data)
-  )
+  const page = data as Array<{ id: string; provider_id: string; data?: Record<string, unknown>; created_at: string | Date; updated_at: string | Date }>
+  if (page.length < DISCOVERY_PAGE) {
+    discoveredUpTo.set(container, { at: latest, skip: 0 })
+  } else {
+    const lastAt = new Date(page[page.length - 1].updated_at).getTime()
+    discoveredUpTo.set(container, lastAt <= since ? { at: since, skip: skip + DISCOVERY_PAGE } : { at: lastAt, skip: 0 })
+  }
+  const candidates = page.filter((s) => isDiscoverable(s.data))
   let added = 0
   if (candidates.length) {
     const watched = new Set(

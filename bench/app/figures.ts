@@ -1,0 +1,329 @@
+/**
+ * Figures that need the real Medusa app (bench/app/server.ts): checkout, callbacks/s, forged callbacks/s, scale of
+ * the callback log, the reconciliation tick, and memory after many callbacks. HTTP load comes from autocannon in
+ * this (parent) process; database checks go through the app's own Postgres connection.
+ */
+import autocannon from "autocannon"
+import { request } from "undici"
+import { PROVIDER_IDS } from "../../integration-tests/helpers/provider-options"
+import { checkoutToPaymentSession, completeCart, storeHeaders, type StoreFixture } from "../../integration-tests/helpers/store"
+import { fetchApi } from "../../scripts/demo/http-api"
+import { figure, side, type Figure } from "../lib/report"
+import { alternate, summarize } from "../lib/stats"
+import { APPROVE_CARD } from "./shared"
+import type { AppProcess } from "./child"
+
+export interface AppSizes {
+  checkouts: number
+  /** genuine callbacks for callbacks/s, split over `rounds` */
+  callbacks: number
+  rounds: number
+  /** seconds of each /health and forged round */
+  floodSeconds: number
+  connections: number
+  scaleRows: number
+  scaleSamples: number
+  watched: number
+  memoryCallbacks: number
+}
+
+type Cannon = autocannon.Result
+
+function cannon(opts: autocannon.Options): Promise<Cannon> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)))
+  })
+}
+
+const rate = (r: Cannon) => r.requests.total / Math.max(r.duration, 1e-9)
+const mid = (xs: number[]) => summarize(xs).median
+
+/** autocannon over a list of paths, each sent once (amount = paths.length). */
+function sendPaths(url: string, paths: string[], connections: number): Promise<Cannon> {
+  let i = 0
+  return cannon({
+    url,
+    connections,
+    amount: paths.length,
+    requests: [{ setupRequest: (req: any) => ({ ...req, method: "GET", path: paths[i++ % paths.length] }) }],
+  })
+}
+
+async function waitDrained(app: AppProcess, timeoutMs = 180_000): Promise<number> {
+  const t0 = Date.now()
+  for (;;) {
+    const [{ n }] = await app.call("sql", { text: `select count(*)::int as n from payneteasy_callback where outcome = 'received' and source = 'callback'` })
+    if (n === 0) return (Date.now() - t0) / 1000
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${n} callbacks still unprocessed after ${timeoutMs / 1000} s`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+export async function checkoutFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
+  const api = fetchApi(app.ready.url)
+  const store: StoreFixture = app.ready.store
+  const card = { number: APPROVE_CARD.number, cvv: APPROVE_CARD.cvv2, expMonth: APPROVE_CARD.expMonth, expYear: APPROVE_CARD.expYear, holder: APPROVE_CARD.holder }
+  const ours = async () => {
+    const { cart, session } = await checkoutToPaymentSession(api, store, PROVIDER_IDS.direct)
+    const res = await api.post<{ payment_session: any }>(`/store/payneteasy/payment-sessions/${session.id}/card`, { card }, storeHeaders(store))
+    if (res.data.payment_session.status !== "authorized") throw new Error(`direct card step answered ${res.data.payment_session.status}`)
+    const done = await completeCart(api, store, cart.id)
+    if (done.type !== "order") throw new Error("PaynetEasy checkout did not complete into an order")
+  }
+  const floor = async () => {
+    const { cart } = await checkoutToPaymentSession(api, store, "pp_system_default", { sessionData: {} })
+    const done = await completeCart(api, store, cart.id)
+    if (done.type !== "order") throw new Error("pp_system_default checkout did not complete into an order")
+  }
+  await ours() // warm-up both paths
+  await floor()
+  const r = await alternate({ ours, floor }, sizes.checkouts)
+  return figure({
+    figure: "checkout", unit: "ms", goal: { kind: "ratio-max", limit: 1.25 },
+    oursWhat: "store API: cart → shipping → collection → session (direct) → card → complete, instant sandbox",
+    floorWhat: "the same checkout with pp_system_default (no card step)",
+    ours: side(r.ours), floor: side(r.floor),
+  })
+}
+
+/** callbacks/s and forged callbacks/s against /health, rounds interleaved; then the database is checked. */
+export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise<Figure[]> {
+  const url = app.ready.url
+  const { genuine, forged } = await app.call<{ genuine: string[]; forged: string[] }>("makeSessions", { n: sizes.callbacks, tag: "CB" })
+  await settleTemplate(app)
+  const statusBefore = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  // warm-up: health and forged, briefly
+  await cannon({ url: `${url}/health`, connections: sizes.connections, duration: 1 })
+  await sendPaths(url, forged.slice(0, 200), sizes.connections)
+
+  const health: number[] = []
+  const healthForForged: number[] = []
+  const ours: number[] = []
+  const oursP99: number[] = []
+  const forgedRates: number[] = []
+  const medusa404: number[] = []
+  const forgedP99: number[] = []
+  const e2e: number[] = []
+  let non2xx = 0
+  let forgedNot4xx = 0
+  const per = Math.ceil(genuine.length / sizes.rounds)
+  for (let round = 0; round < sizes.rounds; round++) {
+    const h = await cannon({ url: `${url}/health`, connections: sizes.connections, duration: sizes.floodSeconds })
+    health.push(rate(h))
+    const batch = genuine.slice(round * per, (round + 1) * per)
+    const t0 = Date.now()
+    const g = await sendPaths(url, batch, sizes.connections)
+    non2xx += g.non2xx + g.errors + g.timeouts
+    ours.push(rate(g))
+    oursP99.push(g.latency.p99)
+    await waitDrained(app)
+    e2e.push(batch.length / ((Date.now() - t0) / 1000))
+    // forged flood, then /health again (so each forged round also has a /health neighbour)
+    let i = 0
+    const f = await cannon({
+      url, connections: sizes.connections, duration: sizes.floodSeconds,
+      requests: [{ setupRequest: (req: any) => ({ ...req, method: "GET", path: forged[i++ % forged.length] }) }],
+    })
+    forgedNot4xx += f.requests.total - (f.statusCodeStats?.["403"]?.count ?? 0)
+    forgedRates.push(rate(f))
+    forgedP99.push(f.latency.p99)
+    const h2 = await cannon({ url: `${url}/health`, connections: sizes.connections, duration: sizes.floodSeconds })
+    healthForForged.push(rate(h2))
+    // Context, not judged: Medusa's own 404 for a path nobody serves — the cheapest answer that passes through Medusa's
+    // per-request stack (scope, request id, logging, cookies, session, body parsers), which /health skips.
+    const nf = await cannon({ url: `${url}/payneteasy/no-such-route`, connections: sizes.connections, duration: sizes.floodSeconds })
+    medusa404.push(rate(nf))
+  }
+  const statusAfter = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  // The database afterwards: one row per callback, each processed once, none left behind.
+  const [db] = await app.call<any[]>("sql", {
+    text: `select count(*)::int as rows, count(distinct client_orderid)::int as distinct_ids,
+             count(*) filter (where outcome = 'processed')::int as processed
+           from payneteasy_callback where client_orderid like 'payses_CB%' and source = 'callback'`,
+  })
+  const [pay] = await app.call<any[]>("sql", {
+    text: `select count(*)::int as payments, count(distinct payment_session_id)::int as sessions from payment where payment_session_id like 'payses_CB%' and deleted_at is null`,
+  })
+  const [forgedRows] = await app.call<any[]>("sql", { text: `select count(*)::int as n from payneteasy_callback where client_orderid like 'payses_CB%' and source <> 'callback'` })
+  const sent = genuine.length
+  const statusCalls = statusAfter - statusBefore
+  return [
+    figure({
+      figure: "callbacks/s", unit: "req/s", goal: { kind: "ratio-min", limit: 0.5 },
+      oursWhat: `${sent} distinct genuine callbacks (verify, log, 200; then STATUS + Payment per callback in the subscriber) via autocannon, ${sizes.connections} connections`,
+      floorWhat: "/health on the same server, same connections",
+      ours: { value: mid(ours), p99: undefined, n: ours.length }, floor: { value: mid(health), n: health.length },
+      checks: [
+        { what: `0 lost: ${db.rows} log rows for ${sent} callbacks, ${db.processed} processed`, ok: db.rows === sent && db.distinct_ids === sent && db.processed === sent },
+        { what: `0 processed twice: ${pay.payments} payments for ${pay.sessions} sessions, ${statusCalls} STATUS calls`, ok: pay.payments === sent && pay.sessions === sent && statusCalls === sent },
+        { what: `0 non-2xx: ${non2xx}`, ok: non2xx === 0 },
+      ],
+      note: `route latency p99 ${mid(oursP99)} ms; end to end (sent → all processed, STATUS-confirmed) ${mid(e2e).toFixed(0)} callbacks/s`,
+    }),
+    figure({
+      figure: "forged callbacks/s", unit: "req/s", goal: { kind: "ratio-min", limit: 0.8 },
+      oursWhat: "/payneteasy/callback flooded with forged callbacks (valid shape, real session ids, control under a wrong key)",
+      floorWhat: "/health on the same server, same connections",
+      ours: { value: mid(forgedRates), n: forgedRates.length }, floor: { value: mid(healthForForged), n: healthForForged.length },
+      checks: [
+        { what: `all refused 403: ${forgedNot4xx} were not`, ok: forgedNot4xx === 0 },
+        { what: `nothing recorded: ${forgedRows.n} rows`, ok: forgedRows.n === 0 },
+      ],
+      note: `forged latency p99 ${mid(forgedP99)} ms; Medusa's own 404 on the same server: ${mid(medusa404).toFixed(0)} req/s, so forged ÷ Medusa 404 = ${(mid(forgedRates) / mid(medusa404)).toFixed(2)}×`,
+    }),
+  ]
+}
+
+/** makeSessions' template session is paid on the sandbox's page, whose own callback arrives a moment later. */
+async function settleTemplate(app: AppProcess): Promise<void> {
+  await new Promise((r) => setTimeout(r, 500))
+  await waitDrained(app)
+}
+
+/** One genuine callback, timed at the route; then waits until the subscriber has processed it. */
+async function timedCallback(app: AppProcess, path: string): Promise<number> {
+  const t0 = process.hrtime.bigint()
+  const res = await request(`${app.ready.url}${path}`)
+  await res.body.text()
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  if (res.statusCode !== 200) throw new Error(`genuine callback answered ${res.statusCode}`)
+  await waitDrained(app)
+  return ms
+}
+
+export async function scaleFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
+  const n = sizes.scaleSamples
+  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: n * 4 + 4, tag: "SC" })
+  await settleTemplate(app)
+  const fill = async () => {
+    await app.call("sql", {
+      text: `insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status, event_key, params, outcome, received_at, processed_at, created_at, updated_at)
+             select 'pnecb_fill' || g, 'callback', 'pp_payneteasy_payneteasy', 'payses_fill' || g, (3000000 + g)::text, 'payses_fill' || g,
+                    'preauth', 'approved', '10.42|', '{"status":"approved"}'::jsonb, 'processed', now(), now(), now(), now()
+             from generate_series(1, ?) g`,
+      params: [sizes.scaleRows],
+    })
+    await app.call("sql", { text: "analyze payneteasy_callback" })
+  }
+  const empty = async () => {
+    await app.call("sql", { text: "delete from payneteasy_callback" })
+    await app.call("sql", { text: "vacuum analyze payneteasy_callback" })
+  }
+  let next = 0
+  const sample = async (into: number[], count: number) => {
+    for (let i = 0; i < count; i++) into.push(await timedCallback(app, genuine[next++]))
+  }
+  const small: number[] = []
+  const large: number[] = []
+  await empty()
+  await sample([], 4) // warm-up
+  // empty → full → empty → full, each phase n samples
+  for (let round = 0; round < 2; round++) {
+    await empty()
+    await sample(small, n)
+    await fill()
+    await sample(large, n)
+  }
+  const [{ rows }] = await app.call<any[]>("sql", { text: "select count(*)::int as rows from payneteasy_callback" })
+  const plan = await app.call<any[]>("sql", {
+    text: `explain select * from payneteasy_callback where source = 'callback' and orderid = '1' and client_orderid = 'x' and type = 'preauth' and status = 'approved' and event_key = '' and deleted_at is null limit 1`,
+  })
+  const usesIndex = plan.some((r) => /Index/.test(String(r["QUERY PLAN"])))
+  await empty()
+  const s = summarize(small)
+  const l = summarize(large)
+  return figure({
+    figure: "scale", unit: "ms", goal: { kind: "ratio-max", limit: 1.5 },
+    oursWhat: `genuine callback route time with ${rows.toLocaleString("en-US")} rows in the callback log`,
+    floorWhat: "the same with an (almost) empty log",
+    ours: side(l), floor: side(s),
+    checks: [{ what: `duplicate lookup uses an index: ${usesIndex}`, ok: usesIndex }],
+  })
+}
+
+/**
+ * One reconciliation tick with `watched` due watched sessions vs with 10, alternating; every watched session is a real
+ * pending PaynetEasy session (approved at the gateway, so a check settles it into a Payment). Sessions not taking
+ * part in a tick are aged past the discovery window and their watch rows soft-deleted, so each tick sees only its own.
+ */
+export async function reconciliationFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
+  const SMALL = 10
+  const rounds = 3
+  await app.call("makeSessions", { n: sizes.watched, tag: "RL" })
+  for (let round = 0; round <= rounds; round++) await app.call("makeSessions", { n: SMALL, tag: `RS${round}` })
+  const sql = (text: string, params: unknown[] = []) => app.call<any[]>("sql", { text, params })
+  await sql(`delete from payneteasy_reconciliation`)
+  await sql(
+    `insert into payneteasy_reconciliation (id, session_id, provider_id, target, state, started_at, next_check_at, checks, created_at, updated_at, deleted_at)
+     select 'pnerc_' || substr(id, 8), id, 'pp_payneteasy_payneteasy', '', 'pending', now(), now() - interval '1 second', 0, now(), now(), now()
+     from payment_session where id like 'payses_RL%' or id like 'payses_RS%'`
+  )
+  const show = async (like: string) => {
+    await sql(`update payment_session set created_at = now() where id like ?`, [like])
+    await sql(`update payneteasy_reconciliation set deleted_at = null, next_check_at = now() - interval '1 second' where session_id like ? and state = 'pending'`, [like])
+  }
+  const hide = async (like: string) => {
+    await sql(`update payment_session set created_at = now() - interval '2 hours' where id like ?`, [like])
+    await sql(`update payneteasy_reconciliation set deleted_at = now() where session_id like ?`, [like])
+  }
+  const tick = async () => {
+    const { ms, report } = await app.call<{ ms: number; report: any }>("reconcileTick")
+    if (report.skipped) throw new Error("reconciliation tick skipped (lock held)")
+    return { ms, report }
+  }
+  const large: number[] = []
+  const small: number[] = []
+  let checkedLarge = 0
+  let checkedSmall = 0
+  for (let round = 0; round <= rounds; round++) {
+    const smallLike = `payses_RS${round}%`
+    await hide("payses_RL%")
+    await show(smallLike)
+    const s = await tick()
+    await hide(smallLike)
+    await show("payses_RL%")
+    const l = await tick()
+    if (round > 0) {
+      small.push(s.ms)
+      large.push(l.ms)
+      checkedSmall += s.report.checked
+      checkedLarge += l.report.checked
+    }
+  }
+  const [{ n }] = await sql(`select count(*)::int as n from payneteasy_reconciliation where session_id like 'payses_RL%' and state = 'pending'`)
+  await sql(`delete from payneteasy_reconciliation`)
+  await hide("payses_RL%")
+  return figure({
+    figure: "reconciliation", unit: "ms", goal: { kind: "ratio-max", limit: 2 },
+    oursWhat: `one reconciliation tick with ${sizes.watched.toLocaleString("en-US")} due watched sessions (${checkedLarge / rounds} checked per tick; ${n} still pending after)`,
+    floorWhat: `one tick with ${SMALL} due watched sessions (${checkedSmall / rounds} checked per tick)`,
+    ours: side(summarize(large)), floor: side(summarize(small)),
+  })
+}
+
+export async function memoryFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
+  const warm = Math.min(500, Math.ceil(sizes.memoryCallbacks / 4))
+  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: sizes.memoryCallbacks + warm, tag: "MEM" })
+  await settleTemplate(app)
+  // warm-up: callbacks through the whole path, then the baseline
+  await sendPaths(app.ready.url, genuine.slice(0, warm), 10)
+  await waitDrained(app)
+  const baseline = await app.call<NodeJS.MemoryUsage>("memory")
+  const before = baseline.rss
+  const rest = genuine.slice(warm)
+  const chunk = 2000
+  for (let i = 0; i < rest.length; i += chunk) {
+    await sendPaths(app.ready.url, rest.slice(i, i + chunk), 10)
+    await waitDrained(app)
+  }
+  const final = await app.call<NodeJS.MemoryUsage>("memory")
+  const after = final.rss
+  const MB = 1024 * 1024
+  return figure({
+    figure: "memory", unit: "MB", goal: { kind: "growth-max", limit: 50 },
+    oursWhat: `Medusa process RSS after ${sizes.memoryCallbacks.toLocaleString("en-US")} more genuine callbacks (each processed), after GC`,
+    floorWhat: `RSS after a ${warm}-callback warm-up, after GC`,
+    ours: { value: after / MB }, floor: { value: before / MB },
+    note: `heap used ${(baseline.heapUsed / MB).toFixed(0)} → ${(final.heapUsed / MB).toFixed(0)} MB`,
+  })
+}

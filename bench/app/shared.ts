@@ -1,0 +1,11 @@
+/** Values both sides of the bench's app process share (server.ts runs on import, so the parent imports this). */
+import type { StoreFixture } from "../../integration-tests/helpers/store"
+
+export const APPROVE_CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Bench Shopper" }
+
+export interface Ready {
+  url: string
+  store: StoreFixture
+  dbName: string
+  bootSeconds: number
+}

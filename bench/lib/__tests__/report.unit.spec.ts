@@ -1,0 +1,33 @@
+/** The bench's verdicts: quantiles, and when a figure holds (ratio limits, growth limits, extra checks). */
+import { figure, goalText } from "../report"
+import { quantile, summarize } from "../stats"
+
+describe("quantile / summarize", () => {
+  it("median and p99 by linear interpolation", () => {
+    expect(quantile([1, 2, 3, 4], 0.5)).toBe(2.5)
+    const s = summarize(Array.from({ length: 101 }, (_, i) => 100 - i))
+    expect(s).toEqual({ median: 50, p99: 99, n: 101 })
+  })
+})
+
+describe("figure", () => {
+  const base = { figure: "f", oursWhat: "o", floorWhat: "f", unit: "ms" }
+  it("ratio-max holds at the limit and not above it", () => {
+    expect(figure({ ...base, goal: { kind: "ratio-max", limit: 1.25 }, ours: { value: 1.25 }, floor: { value: 1 } }).holds).toBe(true)
+    expect(figure({ ...base, goal: { kind: "ratio-max", limit: 1.25 }, ours: { value: 1.3 }, floor: { value: 1 } }).holds).toBe(false)
+  })
+  it("ratio-min holds at the limit and not below it", () => {
+    expect(figure({ ...base, goal: { kind: "ratio-min", limit: 0.9 }, ours: { value: 9 }, floor: { value: 10 } }).holds).toBe(true)
+    expect(figure({ ...base, goal: { kind: "ratio-min", limit: 0.9 }, ours: { value: 8 }, floor: { value: 10 } }).holds).toBe(false)
+  })
+  it("growth-max judges the difference, and a failed check fails the figure", () => {
+    const grown = { ...base, unit: "MB", goal: { kind: "growth-max" as const, limit: 50 }, floor: { value: 500 } }
+    expect(figure({ ...grown, ours: { value: 549 } }).holds).toBe(true)
+    expect(figure({ ...grown, ours: { value: 551 } }).holds).toBe(false)
+    expect(figure({ ...grown, ours: { value: 510 }, checks: [{ what: "0 lost", ok: false }] }).holds).toBe(false)
+    expect(goalText(grown)).toBe("growth ≤ 50 MB")
+  })
+  it("a figure without a usable floor never holds", () => {
+    expect(figure({ ...base, goal: { kind: "ratio-min", limit: 0.5 }, ours: { value: 1 }, floor: { value: 0 } }).holds).toBe(false)
+  })
+})

@@ -1,0 +1,91 @@
+/**
+ * Statistics and side-by-side sampling for the benchmark suite.
+ *
+ * Every figure is a ratio of two measurements taken in the same run on the same machine. On a shared 2-core box the
+ * machine's speed drifts over seconds, so the two sides are never measured one after the other in one long block:
+ * `interleavedBench` runs several short tinybench rounds, alternating which side goes first, and pools the samples;
+ * `alternate` does the same for hand-timed samples (HTTP flows), one ours / one floor at a time.
+ * Summaries are the median (what the goals are judged on) and the p99 (shown, not judged).
+ */
+type BenchCtor = new (opts: Record<string, unknown>) => any
+/** tinybench is ESM-only; Node ≥ 20.19 loads it with require() (this file compiles to CommonJS). Loaded on first use,
+ *  so the pure helpers below stay importable where require(esm) is not available (Jest's module runtime). */
+const tinybench = (): { Bench: BenchCtor } => require("tinybench")
+
+export interface Summary {
+  /** median, in the sample unit (ms for latencies) */
+  median: number
+  p99: number
+  n: number
+}
+
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN
+  const pos = (sorted.length - 1) * q
+  const lo = Math.floor(pos)
+  const hi = Math.ceil(pos)
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
+}
+
+export function summarize(samples: readonly number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return { median: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), n: sorted.length }
+}
+
+export interface Pair {
+  ours: () => unknown
+  floor: () => unknown
+}
+
+export interface RoundOptions {
+  /** number of alternating rounds */
+  rounds: number
+  /** tinybench time budget per task per round, ms */
+  timeMs: number
+}
+
+/**
+ * Latency samples (ms) of both sides from `rounds` tinybench runs; odd rounds run the floor first. The first round
+ * warms up (JIT, sockets); later rounds do not, so the pooled samples are steady-state.
+ */
+export async function interleavedBench(pair: Pair, opts: RoundOptions): Promise<{ ours: Summary; floor: Summary }> {
+  const ours: number[] = []
+  const floor: number[] = []
+  const { Bench } = tinybench()
+  for (let round = 0; round < opts.rounds; round++) {
+    const bench = new Bench({ time: opts.timeMs, iterations: 16, retainSamples: true, warmup: round === 0, warmupTime: opts.timeMs / 2, throws: true })
+    const order: Array<["ours" | "floor", () => unknown]> = [["ours", pair.ours], ["floor", pair.floor]]
+    if (round % 2 === 1) order.reverse()
+    for (const [name, fn] of order) bench.add(name, fn as () => Promise<unknown>)
+    await bench.run()
+    for (const task of bench.tasks as Array<{ name: string; result: unknown }>) {
+      const result = task.result as { latency?: { samples?: readonly number[] }; error?: unknown; state?: string }
+      if (result.error) throw result.error
+      const samples = result.latency?.samples ?? []
+      const into = task.name === "ours" ? ours : floor
+      for (const v of samples) into.push(v)
+    }
+  }
+  return { ours: summarize(ours), floor: summarize(floor) }
+}
+
+/** Hand-timed alternation: `n` samples of each side, ours and floor taking turns (floor first on odd i). */
+export async function alternate(pair: { ours: () => Promise<unknown>; floor: () => Promise<unknown> }, n: number): Promise<{ ours: Summary; floor: Summary }> {
+  const ours: number[] = []
+  const floor: number[] = []
+  const time = async (fn: () => Promise<unknown>, into: number[]) => {
+    const t0 = process.hrtime.bigint()
+    await fn()
+    into.push(Number(process.hrtime.bigint() - t0) / 1e6)
+  }
+  for (let i = 0; i < n; i++) {
+    if (i % 2 === 0) {
+      await time(pair.ours, ours)
+      await time(pair.floor, floor)
+    } else {
+      await time(pair.floor, floor)
+      await time(pair.ours, ours)
+    }
+  }
+  return { ours: summarize(ours), floor: summarize(floor) }
+}

@@ -1,0 +1,147 @@
+/**
+ * Figures measured in the bench process itself against an in-process sandbox (no Medusa): the gateway call, the
+ * provider's authorizePayment, TCP connections for sequential calls, and the three signatures.
+ *
+ * Floors are the same work done with nothing but undici / node:crypto and plain JavaScript:
+ * - gateway call: the exact bytes our client sends for STATUS (captured once from prepareRequest), POSTed with a
+ *   raw undici Pool to the same sandbox, reply read as text;
+ * - provider authorize: that same raw STATUS request (the provider adds session-data parsing, STATUS through the
+ *   client, and the status-table mapping);
+ * - signing: the same output bytes (asserted equal before timing) computed with node:crypto from hand-concatenated
+ *   input, so the ratio is what our general code (term tables, RFC 3986 encoding, sorting) costs over the digest.
+ */
+import { createHash, createHmac, generateKeyPairSync, sign as cryptoSign } from "node:crypto"
+import { Pool } from "undici"
+import { PaynetEasyClient, computeControl, oauthSign, OPERATIONS, prepareRequest } from "../src/gateway"
+import { resolveConfig } from "../src/gateway/config"
+import { PaynetEasyProviderService } from "../src/providers/payneteasy/provider"
+import { DEFAULT_SANDBOX_MERCHANT, startSandbox } from "../src/sandbox"
+import { figure, side, type Figure } from "./lib/report"
+import { interleavedBench, type RoundOptions } from "./lib/stats"
+
+const M = DEFAULT_SANDBOX_MERCHANT
+
+const saleFields = (clientOrderId: string) => ({
+  client_orderid: clientOrderId, order_desc: "bench", amount: "10.42", currency: "EUR", address1: "1 Main St",
+  city: "Berlin", zip_code: "10115", country: "DE", phone: "+49301234567", email: "bench@example.com",
+  ipaddress: "127.0.0.1", card_printed_name: "BENCH USER", credit_card_number: "4444555566661111",
+  expire_month: "12", expire_year: "2099", cvv2: "123", redirect_url: "http://127.0.0.1:9/return",
+})
+
+export async function gatewayFigures(rounds: RoundOptions): Promise<Figure[]> {
+  const sandbox = await startSandbox({ port: 0, processingMs: 0, logger: () => undefined })
+  const config = { baseUrl: sandbox.url, endpointId: M.endpointIds[0], login: M.login, controlKey: M.controlKey }
+  const client = new PaynetEasyClient(config)
+  const raw = new Pool(sandbox.origin, { keepAliveTimeout: 4_000, pipelining: 1 })
+  const options = { ...config, backendUrl: "http://127.0.0.1:9", flow: "hosted", capture: "automatic" }
+  const provider = new PaynetEasyProviderService({ logger: console }, options)
+  try {
+    const clientOrderId = "payses_BENCHMICRO1"
+    const sale = await client.request("SALE", saleFields(clientOrderId))
+    const orderid = String(sale["paynet-order-id"])
+    await client.request("STATUS", { client_orderid: clientOrderId, orderid })
+    const statusFields = { client_orderid: clientOrderId, orderid }
+    const prepared = prepareRequest("STATUS", OPERATIONS.STATUS, statusFields, resolveConfig(config), { nonce: "x", timestamp: 0 })
+    const rawStatus = async () => {
+      const res = await raw.request({ method: "POST", path: new URL(prepared.url).pathname, headers: prepared.headers, body: prepared.body })
+      return res.body.text()
+    }
+    if (!/status"?[=:]"?approved/.test(await rawStatus())) throw new Error("raw STATUS floor did not get an approved reply")
+    const sessionData = {
+      session_id: clientOrderId, clientOrderId, attempt: 1, orderId: orderid, flow: "hosted", transactionType: "sale",
+      amount: "10.42", currency: "EUR",
+    }
+    const authorized = await provider.authorizePayment({ data: sessionData } as never)
+    if (authorized.status !== "captured") throw new Error(`provider authorize answered ${authorized.status}, expected captured`)
+
+    const gw = await interleavedBench({ ours: () => client.request("STATUS", statusFields), floor: rawStatus }, rounds)
+    const auth = await interleavedBench({ ours: () => provider.authorizePayment({ data: sessionData } as never), floor: rawStatus }, rounds)
+
+    // Connections: a fresh client, 100 sequential calls, TCP connections the sandbox accepted meanwhile.
+    const fresh = new PaynetEasyClient(config)
+    const before = sandbox.control.connections()
+    for (let i = 0; i < 100; i++) await fresh.request("STATUS", statusFields)
+    const connections = sandbox.control.connections() - before
+    await fresh.close()
+
+    return [
+      figure({
+        figure: "gateway call", unit: "ms", goal: { kind: "ratio-max", limit: 1.1 },
+        oursWhat: "PaynetEasyClient STATUS to the in-process sandbox (sign, send, parse, validate)",
+        floorWhat: "raw undici Pool POST of the same body to the same sandbox",
+        ours: side(gw.ours), floor: side(gw.floor),
+      }),
+      figure({
+        figure: "provider authorize", unit: "ms", goal: { kind: "ratio-max", limit: 1.25 },
+        oursWhat: "provider.authorizePayment (session data → STATUS → status table)",
+        floorWhat: "raw undici STATUS request",
+        ours: side(auth.ours), floor: side(auth.floor),
+      }),
+      figure({
+        figure: "connections", unit: "conn", goal: { kind: "ratio-max", limit: 2 },
+        oursWhat: "TCP connections the sandbox accepted during 100 sequential STATUS calls of one client",
+        floorWhat: "1 (one keep-alive connection)",
+        ours: { value: connections }, floor: { value: 1 },
+      }),
+    ]
+  } finally {
+    await client.close()
+    await raw.close()
+    await sandbox.close()
+  }
+}
+
+export async function signingFigures(rounds: RoundOptions): Promise<Figure[]> {
+  const out: Figure[] = []
+  // control SHA-1 of STATUS: login + client_orderid + orderid + key
+  const ctx = { endpoint: "1111", login: M.login, controlKey: M.controlKey }
+  const fields = { client_orderid: "payses_01JBENCHCONTROL000000000", orderid: "902133" }
+  const terms = OPERATIONS.STATUS.control ?? []
+  const rawControl = () => createHash("sha1").update(M.login + fields.client_orderid + fields.orderid + M.controlKey, "utf8").digest("hex")
+  if (computeControl(terms, fields, ctx) !== rawControl()) throw new Error("control: ours and the floor disagree")
+  out.push(await rate("signing: control SHA-1", "computeControl (STATUS terms)", "createHash('sha1') of the concatenated terms + key", () => computeControl(terms, fields, ctx), rawControl, rounds, 100))
+
+  // OAuth: a PAYOUT-sized parameter list
+  const url = "https://gate.payneteasy.com/paynet/api/v4/payout/1111"
+  const params: Array<[string, string]> = [
+    ["client_orderid", "payout-0001"], ["amount", "100.00"], ["currency", "EUR"], ["login", M.login],
+    ["destination-card-no", "4444555566661111"], ["card_printed_name", "JANE DOE"], ["order_desc", "Payout (refund)"],
+    ["ipaddress", "203.0.113.7"], ["email", "jane.doe+test@example.com"], ["redirect_url", "https://shop.example.com/r?x=1&y=2"],
+  ]
+  const oauth = { url, params, consumerKey: M.login, controlKey: M.controlKey, nonce: "8a0c6e4fd2a14e5c9b1f0d2e3c4b5a69", timestamp: 1763900000 }
+  const enc = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
+  const rawBase = (method: string) => {
+    const all = [...params, ["oauth_consumer_key", M.login], ["oauth_nonce", oauth.nonce], ["oauth_signature_method", method], ["oauth_timestamp", String(oauth.timestamp)], ["oauth_version", "1.0"]]
+      .map(([k, v]) => `${enc(k)}=${enc(v)}`)
+      .sort()
+    return `POST&${enc(url)}&${enc(all.join("&"))}`
+  }
+  const rawHmac = () => createHmac("sha1", `${M.controlKey}&`).update(rawBase("HMAC-SHA1"), "utf8").digest("base64")
+  const oursHmac = () => oauthSign({ ...oauth, method: "HMAC-SHA1" }).signature
+  if (oursHmac() !== rawHmac()) throw new Error("HMAC-SHA1: ours and the floor disagree")
+  out.push(await rate("signing: OAuth HMAC-SHA1", "oauthSign HMAC-SHA1 (base string + header)", "node:crypto createHmac over a hand-built base string", oursHmac, rawHmac, rounds, 20))
+
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  const rawRsa = () => cryptoSign("sha256", Buffer.from(rawBase("RSA-SHA256"), "utf8"), privateKey).toString("base64")
+  const oursRsa = () => oauthSign({ ...oauth, method: "RSA-SHA256", privateKey }).signature
+  if (oursRsa() !== rawRsa()) throw new Error("RSA-SHA256: ours and the floor disagree")
+  out.push(await rate("signing: OAuth RSA-SHA256", "oauthSign RSA-SHA256 (2048-bit key)", "node:crypto sign('sha256') over a hand-built base string", oursRsa, rawRsa, { ...rounds, timeMs: rounds.timeMs * 2 }))
+  return out
+}
+
+/**
+ * A per-second figure: ops/s = 1000 / median latency (ms); ratio = ours ÷ floor (≥ 0.9 wanted). Sub-microsecond
+ * operations are timed `batch` at a time (one sample = `batch` calls), so the timer's own cost and resolution do not
+ * swamp them.
+ */
+async function rate(name: string, oursWhat: string, floorWhat: string, ours: () => unknown, floor: () => unknown, rounds: RoundOptions, batch = 1): Promise<Figure> {
+  const times = (fn: () => unknown) => (batch === 1 ? fn : () => { for (let i = 0; i < batch; i++) fn() })
+  const r = await interleavedBench({ ours: times(ours), floor: times(floor) }, rounds)
+  const perSec = (ms: number) => (1000 * batch) / ms
+  return figure({
+    figure: name, unit: "op/s", goal: { kind: "ratio-min", limit: 0.9 }, oursWhat, floorWhat,
+    // p99 of a rate = the rate at the p99 latency (the slow tail)
+    ours: { value: perSec(r.ours.median), p99: perSec(r.ours.p99), n: r.ours.n },
+    floor: { value: perSec(r.floor.median), p99: perSec(r.floor.p99), n: r.floor.n },
+  })
+}

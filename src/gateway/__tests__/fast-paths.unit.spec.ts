@@ -1,0 +1,66 @@
+/**
+ * The short cuts the benchmarks asked for (bench: gateway call, signing) change speed, never results:
+ * - quoteLongNumbers skips its rewrite only when no literal can have more than 15 digits;
+ * - percentEncode skips its second pass only when none of ! ' ( ) * is present;
+ * - normalizeOAuthUrl remembers the last URL and still answers each URL for itself;
+ * - control terms concatenated in a loop give the same checksum as the formula.
+ */
+import { createHash } from "node:crypto"
+import fc from "fast-check"
+import { computeControl } from "../control"
+import { percentEncode } from "../encode"
+import { normalizeOAuthUrl } from "../oauth"
+import { OPERATIONS } from "../operations"
+import { quoteLongNumbers } from "../parse"
+
+describe("quoteLongNumbers fast path", () => {
+  it.each([
+    ['{"id":1234567890123456}', '{"id":"1234567890123456"}'],
+    ['{"x":1234567.123456789012}', '{"x":"1234567.123456789012"}'],
+    ['{"y":-1234567890123456}', '{"y":"-1234567890123456"}'],
+    ['{"z":123456789012345}', '{"z":123456789012345}'],
+    ['{"a":"10.42","b":123,"c":"12345678901234567890"}', '{"a":"10.42","b":123,"c":"12345678901234567890"}'],
+  ])("%s → %s", (input, expected) => {
+    expect(quoteLongNumbers(input)).toBe(expected)
+  })
+
+  it("keeps every integer exact, whatever its length (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), { maxLength: 6 }), (values) => {
+        const json = `{${values.map((v, i) => `"k${i}":${v}`).join(",")}}`
+        const parsed = JSON.parse(quoteLongNumbers(json)) as Record<string, unknown>
+        values.forEach((v, i) => {
+          const digits = (v < 0n ? -v : v).toString().length
+          expect(parsed[`k${i}`]).toEqual(digits > 15 ? v.toString() : Number(v))
+        })
+      })
+    )
+  })
+})
+
+describe("percentEncode fast path", () => {
+  it("escapes ! ' ( ) * (RFC 3986) and leaves plain values as encodeURIComponent has them", () => {
+    expect(percentEncode("a!b'c(d)e*f")).toBe("a%21b%27c%28d%29e%2Af")
+    expect(percentEncode("Jane Doe+x@y.com")).toBe("Jane%20Doe%2Bx%40y.com")
+    expect(percentEncode("payses_01ABC-._~")).toBe("payses_01ABC-._~")
+  })
+})
+
+describe("normalizeOAuthUrl memo", () => {
+  it("answers each URL for itself when two alternate", () => {
+    const a = "HTTPS://Gate.Example:443/paynet/api/v4/payout/1111"
+    const b = "http://127.0.0.1:4010/paynet/api/v4/payout/2222?q=1"
+    for (let i = 0; i < 3; i++) {
+      expect(normalizeOAuthUrl(a)).toBe("https://gate.example/paynet/api/v4/payout/1111")
+      expect(normalizeOAuthUrl(b)).toBe("http://127.0.0.1:4010/paynet/api/v4/payout/2222")
+    }
+  })
+})
+
+describe("computeControl", () => {
+  it("STATUS: sha1(login + client_orderid + orderid + key), values trimmed", () => {
+    const key = "B17F59B4-A7DC-41B4-8FF9-37D986B43D20"
+    const expected = createHash("sha1").update(`merchant` + `order-1` + `9001` + key).digest("hex")
+    expect(computeControl(OPERATIONS.STATUS.control ?? [], { client_orderid: " order-1 ", orderid: "9001" }, { endpoint: "1111", login: "merchant", controlKey: key })).toBe(expected)
+  })
+})
