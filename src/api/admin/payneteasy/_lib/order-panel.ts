@@ -149,7 +149,10 @@ function threeDs(callbacks: CallbackRow[], d: SessionData | undefined): SessionP
   }
   if (Object.keys(fields).length) return { summary: "reported by the gateway (see fields)", fields }
   if (d?.nextAction) return { summary: "challenge in progress (the shopper has a 3-D Secure step to finish)", fields }
-  return { summary: "not reported by the gateway (the hosted page handles 3-D Secure itself)", fields }
+  return {
+    summary: d?.flow === "hosted" ? "not reported by the gateway (its hosted page runs 3-D Secure itself)" : "not reported by the gateway",
+    fields,
+  }
 }
 
 function laterEvents(rows: CallbackRow[], d: SessionData | undefined): LaterEventView[] {
