@@ -98,6 +98,24 @@ it("PaynetEasy page: an approved payment for a deleted session is listed with wh
   await app().screenshot("attention-handled")
 })
 
+it("callback log: filtered by outcome, parameters shown scrubbed", async () => {
+  const { page } = app()
+  await app().gotoAdmin("/payneteasy")
+  await page.getByRole("tab", { name: "Callback log" }).click()
+  const log = page.getByTestId("payneteasy-callback-log")
+  await log.getByTestId("payneteasy-callback-row").first().waitFor()
+  await log.getByRole("combobox").nth(1).click()
+  await page.getByRole("option", { name: "flagged" }).click()
+  const rows = log.getByTestId("payneteasy-callback-row")
+  await waitFor("only the flagged callback listed", async () => (await rows.count()) === 1 && (await rows.first().textContent())?.includes("flagged"))
+  await rows.first().getByRole("button", { name: "Parameters" }).click()
+  const params = (await log.getByTestId("payneteasy-callback-params").textContent()) ?? ""
+  expect(params).toContain('"status": "approved"')
+  expect(params).not.toMatch(/"control"/)
+  expect(params).not.toContain("4444555566661111")
+  await app().screenshot("callback-log")
+})
+
 it("connection check: good credentials work, a wrong control key is named", async () => {
   const { page } = app()
   await app().gotoAdmin("/payneteasy")
