@@ -18,7 +18,7 @@ function Field({ label, value, testId }: { label: string; value: React.ReactNode
       <Text size="xsmall" leading="compact" className="text-ui-fg-subtle">
         {label}
       </Text>
-      <Text size="small" leading="compact" className="font-mono" data-testid={testId}>
+      <Text size="small" leading="compact" className="break-all font-mono" data-testid={testId}>
         {value ?? "—"}
       </Text>
     </div>
@@ -28,7 +28,7 @@ function Field({ label, value, testId }: { label: string; value: React.ReactNode
 function Session({ s }: { s: SessionPanel }) {
   return (
     <div className="flex flex-col gap-y-4 px-6 py-4" data-testid="payneteasy-session">
-      <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
+      <div className="grid grid-cols-2 gap-4">
         <Field label="Gateway order id" value={s.gateway_order_id} testId="payneteasy-gateway-order-id" />
         <Field label="client_orderid" value={s.client_orderid} testId="payneteasy-client-orderid" />
         <Field label="Amount" value={s.amount ? `${s.amount} ${s.currency ?? ""}` : null} />
