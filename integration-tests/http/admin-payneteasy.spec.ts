@@ -3,7 +3,8 @@
  * - every route answers 401 without an admin, and nothing secret (control key) is in any answer;
  * - the order panel shows the gateway's values for an order paid on the hosted page; "check now" asks STATUS and
  *   stores what the gateway said with who asked;
- * - an approved callback for a deleted session and a chargeback appear in the attention queue with what to do; marking
+ * - an approved callback for a deleted session, a chargeback and a payment reconciliation gave up on appear in the
+ *   attention queue with what to do; marking
  *   one handled records who and when (once), and moves it out of the default list;
  * - the callback log filters and paginates, and refuses bad queries with a 400 naming the field;
  * - the connection check reports each registered provider (login masked, no key) and says the credentials work.
@@ -16,7 +17,8 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { checkoutToPaymentSession, createAdminUser, seedStore, storeHeaders, type AdminAuth, type StoreFixture } from "../helpers/store"
-import { callbackRows, onlyGatewayOrder, ordersForCart, waitFor } from "../helpers/inspect"
+import { callbackLog, callbackRows, onlyGatewayOrder, ordersForCart, waitFor } from "../helpers/inspect"
+import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
 
 jest.setTimeout(240_000)
 
@@ -173,6 +175,28 @@ medusaIntegrationTestRunner({
       expect(bad.status).toBe(400)
       expect(JSON.stringify(bad.data)).toMatch(/note/)
       expect((await get("/admin/payneteasy/attention?handled=maybe")).status).toBe(400)
+    })
+
+    it("attention: a payment reconciliation gave up on (no final status after an hour) is listed with what to do", async () => {
+      const container = getContainer()
+      // The shopper opened the hosted page and left: the gateway order stays `processing`.
+      const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
+      await waitFor("the session is watched", async () => {
+        await reconcilePaynetEasy(container)
+        const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
+        return row ?? false
+      })
+      const watch = await waitFor("the watch is flagged", async () => {
+        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 61 * 60_000) })
+        const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
+        return row.state === "flagged" ? row : false
+      })
+      const list = await get("/admin/payneteasy/attention?handled=all")
+      const item = list.data.items.find((i: any) => i.id === watch.id)
+      expect(item).toMatchObject({
+        kind: "reconciliation_gave_up", session_id: session.id, detail: watch.note,
+        what_to_do: expect.stringMatching(/PaynetEasy support/), handled: null,
+      })
     })
 
     it("callback log: filters, pagination, scrubbed parameters; bad queries are a 400 naming the field", async () => {
