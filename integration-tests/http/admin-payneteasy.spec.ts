@@ -4,8 +4,8 @@
  * - the order panel shows the gateway's values for an order paid on the hosted page; "check now" asks STATUS and
  *   stores what the gateway said with who asked;
  * - an approved callback for a deleted session, a chargeback and a payment reconciliation gave up on appear in the
- *   attention queue with what to do; marking
- *   one handled records who and when (once), and moves it out of the default list;
+ *   attention queue with what to do; marking one handled records who and when (once), and moves it out of the
+ *   default list;
  * - the callback log filters and paginates, and refuses bad queries with a 400 naming the field;
  * - the connection check reports each registered provider (login masked, no key) and says the credentials work.
  */
