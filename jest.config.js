@@ -27,4 +27,7 @@ if (type === "integration:http") {
 } else if (type === "browser") {
   // Browser tests: browser-tests/**/*.spec.ts drive the sandbox's payer pages in the system Chromium (playwright-core).
   module.exports.testMatch = ["**/browser-tests/**/*.spec.[jt]s"]
+  // The admin specs (helpers/admin-app.ts) need a Postgres: found or started the same way as for integration tests.
+  module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
+  module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
 }

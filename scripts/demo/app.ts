@@ -18,6 +18,7 @@ import path from "node:path"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PROVIDER_SOURCE, REPO_ROOT } from "../../integration-tests/helpers/paths"
 import { sourcePluginDir } from "../../integration-tests/helpers/source-plugin"
+import { shopPageHtml, SHOP_PATH, thankYouHtml } from "./shop"
 import { DemoCheckError } from "./steps"
 
 export const DEMO_DIR = path.join(REPO_ROOT, ".demo")
@@ -79,9 +80,10 @@ export default defineConfig({
     path: ${JSON.stringify(ADMIN_PATH)},
     backendUrl: ${JSON.stringify(backendUrl)},
     // Vite's pre-bundled dashboard survives between runs here (the app directory itself is recreated every run).
-    vite: () => ({ cacheDir: ${JSON.stringify(path.join(DEMO_DIR, "vite-cache"))} }),
+    // The plugin's admin extensions come from src/admin (see adminFromSource), outside this app: let Vite serve them.
+    vite: () => ({ cacheDir: ${JSON.stringify(path.join(DEMO_DIR, "vite-cache"))}, server: { fs: { allow: [${JSON.stringify(REPO_ROOT)}] } } }),
   },
-  plugins: [{ resolve: ${JSON.stringify(sourcePluginDir())}, options: ${JSON.stringify(pluginOptions)} }],
+  plugins: [{ resolve: ${JSON.stringify(adminFromSource(sourcePluginDir()))}, options: ${JSON.stringify(pluginOptions)} }],
   modules: [
     {
       resolve: "@medusajs/medusa/payment",
@@ -99,6 +101,19 @@ export default defineConfig({
   ],
 })
 `
+}
+
+/**
+ * The dashboard loads the plugin's admin extensions (order widget, PaynetEasy page) from src/admin, the way
+ * `medusa plugin:develop` arranges it: `.medusa/server/medusa-plugin-options.json` with `srcDir` makes Medusa treat the
+ * plugin's admin as local sources (@medusajs/utils get-resolved-plugins). Only the dashboard reads it; the
+ * integration-test runner, which shares this plugin directory, disables the admin.
+ */
+function adminFromSource(pluginDir: string): string {
+  const file = path.join(pluginDir, ".medusa", "server", "medusa-plugin-options.json")
+  const content = JSON.stringify({ srcDir: path.join(REPO_ROOT, "src") })
+  if (!fs.existsSync(file) || fs.readFileSync(file, "utf8") !== content) fs.writeFileSync(file, content)
+  return pluginDir
 }
 
 /** `medusa db:migrate` in the app directory (child process; output kept in .demo/logs/migrate.log). */
@@ -142,11 +157,9 @@ export async function bootApp(appDir: string, port: number): Promise<RunningApp>
   process.chdir(appDir)
   const app = express()
   app.get("/health", (_req: unknown, res: { status(n: number): { send(b: string): void } }) => res.status(200).send("OK"))
-  app.get(STOREFRONT_RETURN_PATH, (_req: unknown, res: { type(t: string): { send(b: string): void } }) =>
-    res
-      .type("html")
-      .send("<!doctype html><title>PaynetEasy demo</title><p>Payment submitted. This is where a storefront would show the order confirmation; the demo continues in the terminal.</p>")
-  )
+  // The demo's storefront (scripts/demo/shop.ts): a page to pay by hand, and the page the return route sends to.
+  app.get(STOREFRONT_RETURN_PATH, (_req: unknown, res: { type(t: string): { send(b: string): void } }) => res.type("html").send(thankYouHtml()))
+  app.get(SHOP_PATH, (_req: unknown, res: { type(t: string): { send(b: string): void } }) => res.type("html").send(shopPageHtml()))
   const { container, shutdown } = await loaders({ directory: appDir, expressApp: app })
   const server = http.createServer(app)
   await new Promise<void>((resolve, reject) => {

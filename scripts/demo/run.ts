@@ -12,6 +12,8 @@ import { createAdminUser, seedStore } from "../../integration-tests/helpers/stor
 import { captureAndRefund, adminSdk, type MedusaPaymentView } from "./admin"
 import { ADMIN_PATH, bootApp, generateApp, migrate, STOREFRONT_RETURN_PATH, type RunningApp } from "./app"
 import { PROVIDER_ID, runCheckout } from "./checkout"
+import { setShopConfig, SHOP_PATH } from "./shop"
+import { fromMinorUnits, toMinorUnits } from "../../src/gateway/money"
 import { fetchApi } from "./http-api"
 import { preferredPort } from "./ports"
 import { prepareDatabase, type DemoDatabase } from "./postgres"
@@ -53,7 +55,10 @@ export async function main({ once }: { once: boolean }): Promise<void> {
     const seconds = ((Date.now() - startedAt) / 1000).toFixed(0)
     say()
     say(`backend: ${result.backendUrl}`)
-    say(`admin: ${result.backendUrl}${ADMIN_PATH} ${ADMIN.email} ${ADMIN.password}`)
+    // The admin line leads to the demo order's page (its PaynetEasy panel); the PaynetEasy page is in the sidebar.
+    say(`admin: ${result.backendUrl}${ADMIN_PATH}/orders/${result.orderId} ${ADMIN.email} ${ADMIN.password}`)
+    say(`PaynetEasy page: ${result.backendUrl}${ADMIN_PATH}/payneteasy`)
+    say(`shop (pay by hand on the hosted page): ${result.backendUrl}${SHOP_PATH}`)
     say(`publishable key: ${result.publishableKey}`)
     say(`sandbox: ${result.sandboxUrl}`)
     say(`callback: ${result.callbackUrl}`)
@@ -139,6 +144,20 @@ async function demo(running: Running) {
     (a) => `${a.email} (${a.userId})`
   )
 
+  setShopConfig({
+    publishableKey: store.publishableKey,
+    regionId: store.regionId,
+    salesChannelId: store.salesChannelId,
+    variantId: store.variantId,
+    shippingOptionId: store.shippingOptionId,
+    currency: store.currency,
+    countryCode: store.countryCode,
+    providerId: PROVIDER_ID,
+    // one item plus shipping, by integer arithmetic in minor units
+    price: fromMinorUnits(toMinorUnits(UNIT_PRICE, "EUR") + toMinorUnits(SHIPPING_PRICE, "EUR"), "EUR"),
+    adminUrl: `${app.url}${ADMIN_PATH}`,
+  })
+
   const checkout = await runCheckout({ backendUrl: app.url, store, quantity: QUANTITY, sandbox, container })
 
   const sdk = await step("admin: log in with @medusajs/js-sdk", () => adminSdk(app.url, ADMIN), () => ADMIN.email)
@@ -160,6 +179,7 @@ async function demo(running: Running) {
     callbackUrl: gateway.urls.serverCallback ?? `${app.url}/payneteasy/callback`,
     medusa,
     orderTotal: checkout.orderTotal,
+    orderId: checkout.orderId,
   }
 }
 

@@ -4,12 +4,35 @@
  *   (parsed by Medusa's default body parser); we keep the raw body too (`preserveRawBody`) because it is what the
  *   provider's getWebhookActionAndData receives as `rawData`. Neither path is under /store or /admin, so Medusa adds
  *   no publishable-key check, no authentication and no CORS (F/http/router.ts) — the gateway has none of those.
+ * - /admin/payneteasy/*: the dashboard's routes. Medusa's admin authentication (session or bearer; 401 without) and
+ *   zod validation of queries and bodies (admin/payneteasy/_lib/validators.ts).
  */
-import { defineMiddlewares } from "@medusajs/framework/http"
+import { authenticate, defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
+import {
+  AdminPaynetEasyAttentionQuery,
+  AdminPaynetEasyCallbacksQuery,
+  AdminPaynetEasyDoctorBody,
+  AdminPaynetEasyHandledBody,
+} from "./admin/payneteasy/_lib/validators"
+
+const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 
 export default defineMiddlewares({
   routes: [
     { matcher: "/payneteasy/callback", methods: ["GET", "POST"], bodyParser: { preserveRawBody: true, sizeLimit: "64kb" } },
     { matcher: "/payneteasy/return", methods: ["POST", "GET"], bodyParser: { preserveRawBody: true, sizeLimit: "64kb" } },
+    { matcher: "/admin/payneteasy*", middlewares: [adminAuth] },
+    {
+      matcher: "/admin/payneteasy/callbacks",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminPaynetEasyCallbacksQuery, { isList: true, defaults: ["id"] })],
+    },
+    {
+      matcher: "/admin/payneteasy/attention",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminPaynetEasyAttentionQuery, { isList: true, defaults: ["id"] })],
+    },
+    { matcher: "/admin/payneteasy/attention/:id/handled", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyHandledBody)] },
+    { matcher: "/admin/payneteasy/doctor", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyDoctorBody)] },
   ],
 })

@@ -7,6 +7,7 @@
  */
 import { scrub } from "../gateway"
 import { callbackCommand } from "./commands/callback"
+import { doctorCommand } from "./commands/doctor"
 import { keysCommand } from "./commands/keys"
 import { requestCommand } from "./commands/request"
 import { sandboxCommand } from "./commands/sandbox"
@@ -24,6 +25,7 @@ Commands:
   callback verify '<query string>'        check the control checksum of a gateway callback
   keys generate --out <dir>               create an RSA key pair for RSA-SHA256 signed operations
   sandbox                                 run the local gateway simulator (default http://127.0.0.1:4010)
+  doctor                                  check that gateway credentials work (says why not, in words)
 
 Run "medusa-payneteasy <command> --help" for the options of a command.
 
@@ -38,6 +40,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIO) => Promise<number>> =
   callback: callbackCommand,
   keys: keysCommand,
   sandbox: sandboxCommand,
+  doctor: doctorCommand,
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

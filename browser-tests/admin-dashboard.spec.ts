@@ -1,0 +1,133 @@
+/**
+ * The dashboard in a real Chromium, against the BUILT plugin loaded by a Medusa app (helpers/admin-app.ts) with the
+ * sandbox over HTTP: log in at /app; the order page's PaynetEasy panel shows the gateway's values for an order paid
+ * on the hosted page and "Check at the gateway now" adds the STATUS answer; the PaynetEasy page lists an approved
+ * payment whose session was deleted (made with the sandbox) and marks it handled (who and when); the connection
+ * check says the good credentials work and the wrong ones do not. A screenshot of each screen goes to
+ * browser-tests/screenshots/ (git-ignored).
+ */
+import { payHostedPage } from "../src/sandbox"
+import { DEFAULT_PROVIDERS, TEST_CARD, useAdminApp } from "./helpers/admin-app"
+import { checkoutToPaymentSession, storeHeaders } from "../integration-tests/helpers/store"
+
+jest.setTimeout(120_000)
+
+const app = useAdminApp({
+  providers: [...DEFAULT_PROVIDERS, { id: "wrongkey", options: { controlKey: "00000000-WRONG-KEY-0000-000000000000" } }],
+})
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await probe()
+    if (v) return v as T
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+it("logs in at /app and the sidebar leads to the PaynetEasy page", async () => {
+  const { page } = app()
+  expect(new URL(page.url()).pathname.startsWith("/app")).toBe(true)
+  const link = page.getByRole("link", { name: "PaynetEasy" })
+  await link.first().waitFor()
+  await link.first().click()
+  await page.waitForURL(/\/app\/payneteasy$/)
+  await page.getByRole("heading", { name: "PaynetEasy", level: 1 }).waitFor()
+})
+
+it("order panel: the gateway's values for a hosted-page order, then Check at the gateway now adds what STATUS says", async () => {
+  const { page } = app()
+  const { orderId, sessionId, gatewayOrderId } = await app().payHostedOrder("pp_payneteasy_auto")
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const panel = page.getByTestId("payneteasy-order-panel")
+  await panel.waitFor()
+  await expect(panel.getByTestId("payneteasy-gateway-order-id").textContent()).resolves.toBe(gatewayOrderId)
+  await expect(panel.getByTestId("payneteasy-client-orderid").textContent()).resolves.toBe(sessionId)
+  const callbacks = panel.getByTestId("payneteasy-callbacks")
+  await callbacks.getByText("processed").first().waitFor()
+  await expect(callbacks.textContent()).resolves.toMatch(/callback.*sale.*approved/)
+  await panel.getByTestId("payneteasy-no-transactions").waitFor()
+  await app().screenshot("order-panel", panel)
+
+  const statusBefore = app().sandbox.control.requests().STATUS ?? 0
+  await panel.getByTestId("payneteasy-check-now").click()
+  const transactions = panel.getByTestId("payneteasy-transactions")
+  await transactions.waitFor()
+  const text = (await transactions.textContent()) ?? ""
+  expect(text).toContain("sale")
+  expect(text).toContain("approved")
+  expect(text).toContain("10.42 EUR")
+  expect(text).toContain(app().admin.email)
+  expect(await panel.getByTestId("payneteasy-last-checked").textContent()).not.toBe("—")
+  expect((app().sandbox.control.requests().STATUS ?? 0) - statusBefore).toBe(1)
+  await app().screenshot("order-panel-checked", panel)
+})
+
+it("PaynetEasy page: an approved payment for a deleted session is listed with what to do, and marked handled", async () => {
+  const { page, store, anonymous, api, admin } = app()
+  // The shopper changes the cart (Medusa deletes the payment session) but pays on the hosted page left open.
+  const { cart, session } = await checkoutToPaymentSession(anonymous, store, "pp_payneteasy_auto")
+  await anonymous.post(`/store/carts/${cart.id}/line-items`, { variant_id: store.variantId, quantity: 1 }, storeHeaders(store))
+  await payHostedPage(session.data.redirectUrl, TEST_CARD)
+  const item = await waitFor("the flagged item in the attention API", async () => {
+    const { data } = await api.get("/admin/payneteasy/attention")
+    return data.items.find((i: any) => i.client_orderid === session.id)
+  })
+  expect(item.kind).toBe("paid_without_order")
+
+  await app().gotoAdmin("/payneteasy")
+  const row = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${item.id}"]`)
+  await row.waitFor()
+  await expect(row.textContent()).resolves.toMatch(/Refund or void/)
+  await app().screenshot("attention")
+  await row.getByTestId("payneteasy-mark-handled").click()
+  await row.waitFor({ state: "detached" })
+
+  await page.getByTestId("payneteasy-attention-filter").click()
+  await page.getByRole("option", { name: "Handled" }).click()
+  const handledRow = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${item.id}"]`)
+  await expect(handledRow.getByTestId("payneteasy-attention-handled").textContent()).resolves.toContain(`Handled by ${admin.email}`)
+  const { data } = await api.get("/admin/payneteasy/attention?handled=true")
+  expect(data.items.find((i: any) => i.id === item.id).handled).toMatchObject({ by: admin.userId, by_email: admin.email })
+  await app().screenshot("attention-handled")
+})
+
+it("callback log: filtered by outcome, parameters shown scrubbed", async () => {
+  const { page } = app()
+  await app().gotoAdmin("/payneteasy")
+  await page.getByRole("tab", { name: "Callback log" }).click()
+  const log = page.getByTestId("payneteasy-callback-log")
+  await log.getByTestId("payneteasy-callback-row").first().waitFor()
+  await log.getByRole("combobox").nth(1).click()
+  await page.getByRole("option", { name: "flagged" }).click()
+  const rows = log.getByTestId("payneteasy-callback-row")
+  await waitFor("only the flagged callback listed", async () => (await rows.count()) === 1 && (await rows.first().textContent())?.includes("flagged"))
+  await rows.first().getByRole("button", { name: "Parameters" }).click()
+  const params = (await log.getByTestId("payneteasy-callback-params").textContent()) ?? ""
+  expect(params).toContain('"status": "approved"')
+  expect(params).not.toMatch(/"control"/)
+  expect(params).not.toContain("4444555566661111")
+  await app().screenshot("callback-log")
+})
+
+it("connection check: good credentials work, a wrong control key is named", async () => {
+  const { page } = app()
+  await app().gotoAdmin("/payneteasy")
+  await page.getByRole("tab", { name: "Connection" }).click()
+  await page.getByTestId("payneteasy-run-check").click()
+  const good = page.locator('[data-testid="payneteasy-provider"][data-provider-id="pp_payneteasy_auto"]')
+  const wrong = page.locator('[data-testid="payneteasy-provider"][data-provider-id="pp_payneteasy_wrongkey"]')
+  await good.waitFor()
+  await expect(good.getAttribute("data-ok")).resolves.toBe("true")
+  await expect(good.getByTestId("payneteasy-provider-result").textContent()).resolves.toMatch(/credentials work/)
+  await expect(wrong.getAttribute("data-ok")).resolves.toBe("false")
+  await expect(wrong.getByTestId("payneteasy-provider-result").textContent()).resolves.toMatch(/do not work.*control key/)
+  const table = (await page.getByTestId("payneteasy-connection").textContent()) ?? ""
+  expect(table).toContain(app().sandbox.url)
+  expect(table).not.toContain("sandbox-merchant") // login masked
+  expect(table).not.toContain("WRONG-KEY")
+  await app().screenshot("connection-check")
+  // Last test of the file: no script error on any dashboard page visited (the extensions must not break the dashboard).
+  expect(app().pageErrors).toEqual([])
+})

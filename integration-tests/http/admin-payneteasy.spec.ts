@@ -1,0 +1,267 @@
+/**
+ * The dashboard's API (/admin/payneteasy/*) against a real Medusa app, Postgres and the sandbox over HTTP:
+ * - every route answers 401 without an admin, and nothing secret (control key) is in any answer;
+ * - the order panel shows the gateway's values for an order paid on the hosted page; "check now" asks STATUS and
+ *   stores what the gateway said with who asked;
+ * - an approved callback for a deleted session, a chargeback and a payment reconciliation gave up on appear in the
+ *   attention queue with what to do; marking one handled records who and when (once), and moves it out of the
+ *   default list;
+ * - the callback log filters and paginates, and refuses bad queries with a 400 naming the field;
+ * - the connection check reports each registered provider (login masked, no key) and says the credentials work.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { PROVIDER_IDS } from "../helpers/provider-options"
+import { useSandbox } from "../helpers/sandbox"
+import { checkoutToPaymentSession, createAdminUser, seedStore, storeHeaders, type AdminAuth, type StoreFixture } from "../helpers/store"
+import { callbackLog, callbackRows, onlyGatewayOrder, ordersForCart, waitFor } from "../helpers/inspect"
+import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+
+jest.setTimeout(240_000)
+
+const sandbox = useSandbox()
+const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" }
+const SECRET = DEFAULT_SANDBOX_MERCHANT.controlKey
+
+const noSecrets = (body: unknown) => {
+  const text = JSON.stringify(body)
+  expect(text).not.toContain(SECRET)
+  expect(text).not.toContain("4444555566661111")
+  expect(text).not.toMatch(/"control"\s*:/)
+}
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let admin: AdminAuth
+    let eur: StoreFixture
+    const get = (url: string, auth = true) => api.get(url, auth ? admin : undefined).catch((e: any) => e.response)
+    const post = (url: string, body: unknown = {}, auth = true) => api.post(url, body, auth ? admin : undefined).catch((e: any) => e.response)
+
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+    })
+
+    async function paidOrder(container: MedusaContainer, provider: string = PROVIDER_IDS.auto) {
+      const { cart, session } = await checkoutToPaymentSession(api, eur, provider)
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const [orderId] = await waitFor("the order made by the callback", async () => {
+        const ids = await ordersForCart(container, cart.id)
+        return ids.length ? ids : false
+      })
+      return { orderId, session, orderid: onlyGatewayOrder(sandbox(), session.id).orderid as string }
+    }
+
+    it("every admin route answers 401 without an admin session or token", async () => {
+      const routes: Array<[string, string]> = [
+        ["get", "/admin/payneteasy/orders/order_x"],
+        ["post", "/admin/payneteasy/orders/order_x/check"],
+        ["get", "/admin/payneteasy/callbacks"],
+        ["get", "/admin/payneteasy/attention"],
+        ["post", "/admin/payneteasy/attention/pnecb_x/handled"],
+        ["post", "/admin/payneteasy/doctor"],
+      ]
+      for (const [method, url] of routes) {
+        const res = method === "get" ? await get(url, false) : await post(url, {}, false)
+        expect([url, res.status]).toEqual([url, 401])
+      }
+      const requests = sandbox().control.requests()
+      expect(requests.STATUS ?? 0).toBe(0) // nothing reached the gateway
+    })
+
+    it("order panel: the gateway's values for a hosted-page order; check now asks STATUS and stores the answer with who asked", async () => {
+      const container = getContainer()
+      const { orderId, session, orderid } = await paidOrder(container)
+      await waitFor("the callback processed", async () => {
+        const [r] = await callbackRows(container, { client_orderid: session.id, source: "callback" })
+        return r?.outcome === "processed" ? r : false
+      })
+
+      const res = await get(`/admin/payneteasy/orders/${orderId}`)
+      expect(res.status).toBe(200)
+      const panel = res.data.order
+      expect(panel).toMatchObject({ order_id: orderId, is_payneteasy: true })
+      expect(panel.sessions).toHaveLength(1)
+      const s = panel.sessions[0]
+      expect(s).toMatchObject({
+        session_id: session.id, provider_id: PROVIDER_IDS.auto, client_orderid: session.id, gateway_order_id: orderid,
+        flow: "hosted", transaction_type: "sale", amount: "10.42", currency: "EUR", transactions: [], last_checked_at: null,
+      })
+      expect(s.callbacks).toEqual(expect.arrayContaining([
+        expect.objectContaining({ source: "callback", type: "sale", status: "approved", amount: "10.42", outcome: "processed" }),
+      ]))
+      expect(s.later_events).toEqual([])
+      noSecrets(res.data)
+
+      const before = sandbox().control.requests().STATUS ?? 0
+      const checked = await post(`/admin/payneteasy/orders/${orderId}/check`)
+      expect(checked.status).toBe(200)
+      expect(checked.data.check).toEqual({ checked: 1, errors: [] })
+      expect((sandbox().control.requests().STATUS ?? 0) - before).toBe(1)
+      const t = checked.data.order.sessions[0].transactions
+      expect(t).toEqual([expect.objectContaining({ transaction_type: "sale", status: "approved", amount: "10.42", currency: "EUR", checked_by: admin.email })])
+      expect(checked.data.order.sessions[0].last_checked_at).toEqual(t[0].checked_at)
+      // Stored: a plain GET shows it without asking the gateway again.
+      const again = await get(`/admin/payneteasy/orders/${orderId}`)
+      expect(again.data.order.sessions[0].transactions).toEqual(t)
+      expect(sandbox().control.requests().STATUS ?? 0).toBe(before + 1)
+
+      expect((await get(`/admin/payneteasy/orders/order_does_not_exist`)).status).toBe(404)
+      expect((await post(`/admin/payneteasy/orders/order_does_not_exist/check`)).status).toBe(404)
+    })
+
+    it("attention: an approved payment for a deleted session and a chargeback, each with what to do; marked handled once, with who and when", async () => {
+      const container = getContainer()
+      // 1) Approved callback for a session deleted after a cart change (the shopper paid on a page left open).
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
+      await api.post(`/store/carts/${cart.id}/line-items`, { variant_id: eur.variantId, quantity: 1 }, storeHeaders(eur))
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      expect((await query.graph({ entity: "payment_session", fields: ["id"], filters: { id: session.id } })).data).toHaveLength(0)
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const flagged = await waitFor("the flagged callback", async () => {
+        const [r] = await callbackRows(container, { client_orderid: session.id, source: "callback" })
+        return r?.outcome === "flagged" ? r : false
+      })
+
+      // 2) A chargeback on a paid order.
+      const paid = await paidOrder(container)
+      sandbox().control.chargeback(paid.orderid, "4.00")
+      const chargeback = await waitFor("the chargeback callback processed", async () => {
+        const [r] = await callbackRows(container, { client_orderid: paid.session.id, type: "chargeback" })
+        return r && r.outcome !== "received" ? r : false
+      })
+
+      const list = await get("/admin/payneteasy/attention")
+      expect(list.status).toBe(200)
+      const byId = new Map(list.data.items.map((i: any) => [i.id, i]))
+      expect(byId.get(flagged.id)).toMatchObject({
+        kind: "paid_without_order", orderid: flagged.orderid, client_orderid: session.id, amount: "10.42", handled: null,
+        what_to_do: expect.stringMatching(/Refund or void/),
+      })
+      expect(byId.get(chargeback.id)).toMatchObject({
+        kind: "chargeback", order_id: paid.orderId, what_to_do: expect.stringMatching(/dispute/), handled: null,
+      })
+      noSecrets(list.data)
+
+      // The order panel shows the chargeback as a later event with a warning.
+      const panel = (await get(`/admin/payneteasy/orders/${paid.orderId}`)).data.order
+      expect(panel.sessions[0].later_events).toEqual([
+        expect.objectContaining({ type: "chargeback", amount: "4.00", outside_medusa: true, warning: expect.stringMatching(/back office/) }),
+      ])
+      expect(panel.warnings).toHaveLength(1)
+
+      // Mark the flagged payment handled: who and when, once.
+      const handled = await post(`/admin/payneteasy/attention/${flagged.id}/handled`, { note: "refunded in the back office" })
+      expect(handled.status).toBe(200)
+      expect(handled.data.item.handled).toMatchObject({ by: admin.userId, by_email: admin.email, note: "refunded in the back office" })
+      const at = handled.data.item.handled.at
+      expect(Math.abs(Date.parse(at) - Date.now())).toBeLessThan(60_000)
+      const twice = await post(`/admin/payneteasy/attention/${flagged.id}/handled`, { note: "again" })
+      expect(twice.data.item.handled).toMatchObject({ at, note: "refunded in the back office" })
+
+      const open = await get("/admin/payneteasy/attention")
+      expect(open.data.items.map((i: any) => i.id)).not.toContain(flagged.id)
+      expect(open.data.items.map((i: any) => i.id)).toContain(chargeback.id)
+      const done = await get("/admin/payneteasy/attention?handled=true")
+      expect(done.data.items.map((i: any) => i.id)).toEqual([flagged.id])
+      expect(done.data.count).toBe(1)
+
+      expect((await post(`/admin/payneteasy/attention/pnecb_nope/handled`)).status).toBe(404)
+      const bad = await post(`/admin/payneteasy/attention/${chargeback.id}/handled`, { note: 42 })
+      expect(bad.status).toBe(400)
+      expect(JSON.stringify(bad.data)).toMatch(/note/)
+      expect((await get("/admin/payneteasy/attention?handled=maybe")).status).toBe(400)
+    })
+
+    it("attention: a payment reconciliation gave up on (no final status after an hour) is listed with what to do", async () => {
+      const container = getContainer()
+      // The shopper opened the hosted page and left: the gateway order stays `processing`.
+      const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
+      await waitFor("the session is watched", async () => {
+        await reconcilePaynetEasy(container)
+        const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
+        return row ?? false
+      })
+      const watch = await waitFor("the watch is flagged", async () => {
+        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 61 * 60_000) })
+        const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
+        return row.state === "flagged" ? row : false
+      })
+      const list = await get("/admin/payneteasy/attention?handled=all")
+      const item = list.data.items.find((i: any) => i.id === watch.id)
+      expect(item).toMatchObject({
+        kind: "reconciliation_gave_up", session_id: session.id, detail: watch.note,
+        what_to_do: expect.stringMatching(/PaynetEasy support/), handled: null,
+      })
+    })
+
+    it("callback log: filters, pagination, scrubbed parameters; bad queries are a 400 naming the field", async () => {
+      const container = getContainer()
+      const a = await paidOrder(container)
+      const b = await paidOrder(container)
+      await waitFor("both callbacks processed", async () => {
+        const rows = await callbackRows(container, { client_orderid: [a.session.id, b.session.id], source: "callback" })
+        return rows.length === 2 && rows.every((r) => r.outcome === "processed")
+      })
+
+      const all = await get("/admin/payneteasy/callbacks?source=callback&status=approved&outcome=processed")
+      expect(all.status).toBe(200)
+      expect(all.data.count).toBe(2)
+      const first = await get("/admin/payneteasy/callbacks?source=callback&limit=1&offset=0")
+      const second = await get("/admin/payneteasy/callbacks?source=callback&limit=1&offset=1")
+      expect(first.data).toMatchObject({ count: 2, limit: 1, offset: 0 })
+      expect(first.data.callbacks).toHaveLength(1)
+      expect(second.data.callbacks).toHaveLength(1)
+      expect(first.data.callbacks[0].id).not.toBe(second.data.callbacks[0].id)
+      // newest first
+      expect(first.data.callbacks[0].client_orderid).toBe(b.session.id)
+
+      const mine = await get(`/admin/payneteasy/callbacks?order_id=${a.orderId}`)
+      expect(mine.data.callbacks.length).toBeGreaterThan(0)
+      expect(mine.data.callbacks.every((c: any) => c.client_orderid === a.session.id)).toBe(true)
+      const byGateway = await get(`/admin/payneteasy/callbacks?orderid=${b.orderid}&source=callback`)
+      expect(byGateway.data.callbacks.map((c: any) => c.client_orderid)).toEqual([b.session.id])
+      expect(byGateway.data.callbacks[0].params).toMatchObject({ status: "approved", orderid: b.orderid })
+      expect(byGateway.data.callbacks[0].params).not.toHaveProperty("control")
+      const future = await get(`/admin/payneteasy/callbacks?received_from=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`)
+      expect(future.data).toMatchObject({ count: 0, callbacks: [] })
+      noSecrets(all.data)
+
+      for (const [q, field] of [["limit=0", "limit"], ["limit=1000", "limit"], ["outcome=bogus", "outcome"], ["received_from=yesterday", "received_from"]]) {
+        const res = await get(`/admin/payneteasy/callbacks?${q}`)
+        expect([q, res.status]).toEqual([q, 400])
+        expect(JSON.stringify(res.data)).toContain(field)
+      }
+    })
+
+    it("connection check: each provider with masked login and no key, and the live check says the credentials work", async () => {
+      const res = await post("/admin/payneteasy/doctor")
+      expect(res.status).toBe(200)
+      const providers = res.data.providers
+      expect(providers.map((p: any) => p.id)).toEqual([PROVIDER_IDS.auto, PROVIDER_IDS.direct, PROVIDER_IDS.hosted])
+      for (const p of providers) {
+        expect(p).toMatchObject({
+          base_url: sandbox().url, endpoint: { kind: "endpoint", id: "1111" }, rsa_key_loaded: false, problem: null,
+          check: { ok: true, verdict: "ok", message: expect.stringMatching(/credentials work|accepted/) },
+        })
+        expect(p.login_masked).not.toBe(DEFAULT_SANDBOX_MERCHANT.login)
+        expect(p.login_masked.length).toBeGreaterThan(0)
+      }
+      expect(providers.find((p: any) => p.id === PROVIDER_IDS.direct)).toMatchObject({ flow: "direct", capture: "manual" })
+      expect(providers.find((p: any) => p.id === PROVIDER_IDS.auto)).toMatchObject({ flow: "hosted", capture: "automatic" })
+      noSecrets(res.data)
+      expect(JSON.stringify(res.data)).not.toContain(DEFAULT_SANDBOX_MERCHANT.login)
+
+      const one = await post("/admin/payneteasy/doctor", { provider_id: PROVIDER_IDS.direct })
+      expect(one.data.providers.map((p: any) => p.id)).toEqual([PROVIDER_IDS.direct])
+      expect((await post("/admin/payneteasy/doctor", { provider_id: "pp_payneteasy_nope" })).status).toBe(404)
+      const bad = await post("/admin/payneteasy/doctor", { provider_id: "pp_stripe_stripe" })
+      expect(bad.status).toBe(400)
+      expect(JSON.stringify(bad.data)).toContain("provider_id")
+    })
+  },
+})

@@ -1,0 +1,120 @@
+/** The PaynetEasy page's "Attention" tab: items a person must act on, what to do, and "Mark handled" (who/when). */
+import { useState } from "react"
+import { CheckCircle } from "@medusajs/icons"
+import { Alert, Badge, Button, Container, Heading, Select, Table, Text, toast } from "@medusajs/ui"
+import { errorText, useAttention, useMarkHandled } from "../lib/hooks"
+import { when } from "./format"
+
+const PAGE = 20
+const KIND_LABEL: Record<string, string> = {
+  paid_without_order: "Paid, no order",
+  chargeback: "Chargeback",
+  reconciliation_gave_up: "Reconciliation gave up",
+  callback_failed: "Callback failed",
+}
+
+export function AttentionList() {
+  const [handled, setHandled] = useState<"false" | "true" | "all">("false")
+  const [offset, setOffset] = useState(0)
+  const list = useAttention({ handled, limit: PAGE, offset })
+  const mark = useMarkHandled()
+  const items = list.data?.items ?? []
+  const count = list.data?.count ?? 0
+  return (
+    <Container className="divide-y p-0" data-testid="payneteasy-attention">
+      <div className="flex items-center justify-between px-6 py-4">
+        <div>
+          <Heading level="h2">Attention</Heading>
+          <Text size="small" className="text-ui-fg-subtle">
+            Payments a person must act on. Mark an item handled once you have dealt with it.
+          </Text>
+        </div>
+        <div className="w-48">
+          <Select value={handled} onValueChange={(v) => (setHandled(v as typeof handled), setOffset(0))}>
+            <Select.Trigger data-testid="payneteasy-attention-filter">
+              <Select.Value />
+            </Select.Trigger>
+            <Select.Content>
+              <Select.Item value="false">Open</Select.Item>
+              <Select.Item value="true">Handled</Select.Item>
+              <Select.Item value="all">All</Select.Item>
+            </Select.Content>
+          </Select>
+        </div>
+      </div>
+      {list.isLoading && (
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
+          Loading…
+        </Text>
+      )}
+      {list.isError && (
+        <div className="px-6 py-4">
+          <Alert variant="error">The attention list could not be loaded: {errorText(list.error)}</Alert>
+        </div>
+      )}
+      {!list.isLoading && !list.isError && items.length === 0 && (
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="payneteasy-attention-empty">
+          {handled === "true" ? "Nothing has been marked handled yet." : "Nothing needs attention."}
+        </Text>
+      )}
+      {items.map((item) => (
+        <div key={item.id} className="flex flex-col gap-y-2 px-6 py-4" data-testid="payneteasy-attention-item" data-item-id={item.id}>
+          <div className="flex items-center justify-between gap-x-4">
+            <div className="flex items-center gap-x-2">
+              <Badge color={item.kind === "callback_failed" ? "red" : "orange"} size="2xsmall">
+                {KIND_LABEL[item.kind] ?? item.kind}
+              </Badge>
+              <Text size="small" weight="plus">
+                {item.title}
+              </Text>
+            </div>
+            {item.handled ? (
+              <Text size="small" className="text-ui-fg-subtle" data-testid="payneteasy-attention-handled">
+                <CheckCircle className="inline" /> Handled by {item.handled.by_email ?? item.handled.by} at {when(item.handled.at)}
+              </Text>
+            ) : (
+              <Button
+                size="small"
+                variant="secondary"
+                isLoading={mark.isPending && mark.variables?.id === item.id}
+                data-testid="payneteasy-mark-handled"
+                onClick={() =>
+                  mark.mutate(
+                    { id: item.id },
+                    { onSuccess: () => toast.success("Marked handled"), onError: (e) => toast.error(errorText(e)) }
+                  )
+                }
+              >
+                Mark handled
+              </Button>
+            )}
+          </div>
+          <Text size="small">
+            <span className="text-ui-fg-subtle">What to do: </span>
+            {item.what_to_do}
+          </Text>
+          <Text size="xsmall" className="text-ui-fg-subtle">
+            {when(item.occurred_at)}
+            {item.orderid ? ` · gateway order ${item.orderid}` : ""}
+            {item.client_orderid ? ` · client_orderid ${item.client_orderid}` : ""}
+            {item.amount ? ` · ${item.amount} ${item.currency ?? ""}` : ""}
+            {item.order_id ? ` · Medusa order ${item.order_id}` : ""}
+            {item.detail ? ` · ${item.detail}` : ""}
+          </Text>
+        </div>
+      ))}
+      {count > PAGE && (
+        <Table.Pagination
+          count={count}
+          pageSize={PAGE}
+          pageIndex={offset / PAGE}
+          pageCount={Math.ceil(count / PAGE)}
+          canPreviousPage={offset > 0}
+          canNextPage={offset + PAGE < count}
+          previousPage={() => setOffset(Math.max(0, offset - PAGE))}
+          nextPage={() => setOffset(offset + PAGE)}
+        />
+      )}
+    </Container>
+  )
+}

@@ -1,0 +1,139 @@
+/** The PaynetEasy page's "Callback log" tab: filter by status, outcome, order and date; paginated; params scrubbed. */
+import { Fragment, useState } from "react"
+import { Alert, Button, Container, Heading, Input, Select, Table, Text } from "@medusajs/ui"
+import { errorText, useCallbacks, type CallbackFilters } from "../lib/hooks"
+import { Status, when } from "./format"
+
+const PAGE = 20
+const ANY = "any"
+
+export function CallbackLog() {
+  const [filters, setFilters] = useState<CallbackFilters>({ limit: PAGE, offset: 0 })
+  const [open, setOpen] = useState<string | null>(null)
+  const list = useCallbacks(filters)
+  const set = (patch: Partial<CallbackFilters>) => setFilters((f) => ({ ...f, ...patch, offset: 0 }))
+  const rows = list.data?.callbacks ?? []
+  const count = list.data?.count ?? 0
+  return (
+    <Container className="divide-y p-0" data-testid="payneteasy-callback-log">
+      <div className="flex flex-col gap-y-3 px-6 py-4">
+        <Heading level="h2">Callback log</Heading>
+        <div className="grid grid-cols-2 gap-2 md:grid-cols-5">
+          <Select value={filters.status ?? ANY} onValueChange={(v) => set({ status: v === ANY ? undefined : v })}>
+            <Select.Trigger>
+              <Select.Value placeholder="Status" />
+            </Select.Trigger>
+            <Select.Content>
+              <Select.Item value={ANY}>Any status</Select.Item>
+              {["approved", "declined", "processing", "error", "filtered", "unknown"].map((s) => (
+                <Select.Item key={s} value={s}>
+                  {s}
+                </Select.Item>
+              ))}
+            </Select.Content>
+          </Select>
+          <Select value={filters.outcome ?? ANY} onValueChange={(v) => set({ outcome: v === ANY ? undefined : v })}>
+            <Select.Trigger>
+              <Select.Value placeholder="Outcome" />
+            </Select.Trigger>
+            <Select.Content>
+              <Select.Item value={ANY}>Any outcome</Select.Item>
+              {["received", "processed", "ignored", "failed", "flagged"].map((s) => (
+                <Select.Item key={s} value={s}>
+                  {s}
+                </Select.Item>
+              ))}
+            </Select.Content>
+          </Select>
+          <Input placeholder="Medusa order id" size="small" onChange={(e) => set({ order_id: e.target.value.trim() || undefined })} />
+          <Input type="date" size="small" aria-label="Received from" onChange={(e) => set({ received_from: e.target.value || undefined })} />
+          <Input
+            type="date"
+            size="small"
+            aria-label="Received until"
+            onChange={(e) => set({ received_to: e.target.value ? `${e.target.value}T23:59:59.999Z` : undefined })}
+          />
+        </div>
+      </div>
+      {list.isLoading && (
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
+          Loading…
+        </Text>
+      )}
+      {list.isError && (
+        <div className="px-6 py-4">
+          <Alert variant="error">The callback log could not be loaded: {errorText(list.error)}</Alert>
+        </div>
+      )}
+      {!list.isLoading && !list.isError && rows.length === 0 && (
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="payneteasy-callback-log-empty">
+          No callbacks match.
+        </Text>
+      )}
+      {rows.length > 0 && (
+        <Table>
+          <Table.Header>
+            <Table.Row>
+              <Table.HeaderCell>Received</Table.HeaderCell>
+              <Table.HeaderCell>From</Table.HeaderCell>
+              <Table.HeaderCell>Gateway order</Table.HeaderCell>
+              <Table.HeaderCell>Type</Table.HeaderCell>
+              <Table.HeaderCell>Status</Table.HeaderCell>
+              <Table.HeaderCell>Amount</Table.HeaderCell>
+              <Table.HeaderCell>Outcome</Table.HeaderCell>
+              <Table.HeaderCell />
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {rows.map((c) => (
+              <Fragment key={c.id}>
+                <Table.Row data-testid="payneteasy-callback-row">
+                  <Table.Cell>{when(c.received_at)}</Table.Cell>
+                  <Table.Cell>{c.source}</Table.Cell>
+                  <Table.Cell className="font-mono">{c.orderid}</Table.Cell>
+                  <Table.Cell>{c.type || "—"}</Table.Cell>
+                  <Table.Cell>
+                    <Status value={c.status} />
+                  </Table.Cell>
+                  <Table.Cell>{c.amount ? `${c.amount} ${c.currency ?? ""}` : "—"}</Table.Cell>
+                  <Table.Cell title={c.outcome_detail ?? undefined}>
+                    <Status value={c.outcome} />
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Button size="small" variant="transparent" onClick={() => setOpen(open === c.id ? null : c.id)}>
+                      {open === c.id ? "Hide" : "Parameters"}
+                    </Button>
+                  </Table.Cell>
+                </Table.Row>
+                {open === c.id && (
+                  <Table.Row>
+                    <td colSpan={8} className="px-6 py-2">
+                      <Text size="xsmall" className="text-ui-fg-subtle">
+                        {c.outcome_detail}
+                      </Text>
+                      <pre className="text-ui-fg-subtle whitespace-pre-wrap text-xs" data-testid="payneteasy-callback-params">
+                        {JSON.stringify(c.params, null, 2)}
+                      </pre>
+                    </td>
+                  </Table.Row>
+                )}
+              </Fragment>
+            ))}
+          </Table.Body>
+        </Table>
+      )}
+      {count > 0 && (
+        <Table.Pagination
+          count={count}
+          pageSize={PAGE}
+          pageIndex={filters.offset / PAGE}
+          pageCount={Math.max(1, Math.ceil(count / PAGE))}
+          canPreviousPage={filters.offset > 0}
+          canNextPage={filters.offset + PAGE < count}
+          previousPage={() => setFilters((f) => ({ ...f, offset: Math.max(0, f.offset - PAGE) }))}
+          nextPage={() => setFilters((f) => ({ ...f, offset: f.offset + PAGE }))}
+        />
+      )}
+    </Container>
+  )
+}

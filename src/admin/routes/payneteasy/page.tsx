@@ -1,0 +1,43 @@
+/**
+ * "PaynetEasy" in the dashboard sidebar (/app/payneteasy): the attention queue, the callback log and the connection
+ * check. Each tab is its own component (src/admin/components); data through react-query hooks (src/admin/lib/hooks.ts).
+ */
+import { defineRouteConfig } from "@medusajs/admin-sdk"
+import { CreditCard } from "@medusajs/icons"
+import { Heading, Tabs, Text } from "@medusajs/ui"
+import { AttentionList } from "../../components/attention-list"
+import { CallbackLog } from "../../components/callback-log"
+import { ConnectionCheck } from "../../components/connection-check"
+
+const PaynetEasyPage = () => (
+  <div className="flex flex-col gap-y-3">
+    <div>
+      <Heading level="h1">PaynetEasy</Heading>
+      <Text size="small" className="text-ui-fg-subtle">
+        What the gateway told this store, what needs a person, and whether the credentials work.
+      </Text>
+    </div>
+    <Tabs defaultValue="attention">
+      <Tabs.List>
+        <Tabs.Trigger value="attention">Attention</Tabs.Trigger>
+        <Tabs.Trigger value="callbacks">Callback log</Tabs.Trigger>
+        <Tabs.Trigger value="connection">Connection</Tabs.Trigger>
+      </Tabs.List>
+      <div className="mt-3">
+        <Tabs.Content value="attention">
+          <AttentionList />
+        </Tabs.Content>
+        <Tabs.Content value="callbacks">
+          <CallbackLog />
+        </Tabs.Content>
+        <Tabs.Content value="connection">
+          <ConnectionCheck />
+        </Tabs.Content>
+      </div>
+    </Tabs>
+  </div>
+)
+
+export const config = defineRouteConfig({ label: "PaynetEasy", icon: CreditCard })
+
+export default PaynetEasyPage

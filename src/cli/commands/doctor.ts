@@ -1,0 +1,101 @@
+/**
+ * `medusa-payneteasy doctor` — says in words whether a set of PaynetEasy credentials works, with the same check the
+ * admin's connection page runs (src/gateway/doctor.ts): one STATUS for a made-up order, nothing is paid or created.
+ * Credentials come from flags or the PAYNETEASY_* environment variables, like `request`. Prints what it checked
+ * (base URL, endpoint, the login masked, whether an RSA key is loaded — never a key) and the verdict.
+ * Exit 0: the credentials work; 1: they do not, or the gateway cannot be reached; 2: usage error, nothing sent.
+ */
+import { readFileSync } from "node:fs"
+import { checkGatewayConnection, describeConfig } from "../../gateway/doctor"
+import { scrub, type GatewayConfig } from "../../gateway"
+import { flagOrEnv, intFlag, parse } from "../args"
+import { CliUsageError, EXIT, println, type CliIO } from "../io"
+
+export const DOCTOR_HELP = `Usage: medusa-payneteasy doctor [options]
+
+Checks whether PaynetEasy credentials work: sends one STATUS request for a made-up order (nothing is paid or
+created) and says in words what the gateway thinks of the login, endpoint and control key.
+
+Options (each may come from the environment variable shown):
+  --base-url <url>            gateway URL incl. path prefix          PAYNETEASY_BASE_URL
+  --endpoint-id <id>          endpoint id                            PAYNETEASY_ENDPOINT_ID
+  --endpoint-group-id <id>    endpoint group id (instead of --endpoint-id)
+  --login <login>             merchant login                         PAYNETEASY_LOGIN
+  --control-key <key>         merchant control key (secret)          PAYNETEASY_CONTROL_KEY
+  --private-key <pem file>    RSA private key (reported as loaded)   PAYNETEASY_PRIVATE_KEY (a path)
+  --timeout <ms>              connect/headers/body timeout (default 10000)
+  --json                      print the result as JSON
+  -h, --help                  show this help
+
+Exit status: 0 the credentials work; 1 they do not, or the gateway cannot be reached; 2 usage error.
+The control key and the private key are never printed; the login is shown masked.
+
+Example:
+  medusa-payneteasy doctor --base-url http://127.0.0.1:4010/paynet --endpoint-id 1111 \\
+    --login sandbox-merchant --control-key "$PAYNETEASY_CONTROL_KEY"
+`
+
+const OPTIONS = {
+  "base-url": { type: "string" },
+  "endpoint-id": { type: "string" },
+  "endpoint-group-id": { type: "string" },
+  login: { type: "string" },
+  "control-key": { type: "string" },
+  "private-key": { type: "string" },
+  timeout: { type: "string" },
+  json: { type: "boolean" },
+} as const
+
+export async function doctorCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(argv, OPTIONS)
+  if (values.help) {
+    io.stdout.write(DOCTOR_HELP)
+    return EXIT.OK
+  }
+  if (positionals.length) throw new CliUsageError(`unexpected argument "${scrub(positionals[0]).slice(0, 40)}"`)
+  const env = io.env
+  const baseUrl = flagOrEnv(values["base-url"], env, "PAYNETEASY_BASE_URL")
+  const endpointGroupId = values["endpoint-group-id"] || undefined
+  if (endpointGroupId && values["endpoint-id"]) throw new CliUsageError("pass either --endpoint-id or --endpoint-group-id, not both")
+  const endpointId = endpointGroupId ? undefined : flagOrEnv(values["endpoint-id"], env, "PAYNETEASY_ENDPOINT_ID")
+  const login = flagOrEnv(values.login, env, "PAYNETEASY_LOGIN")
+  const controlKey = flagOrEnv(values["control-key"], env, "PAYNETEASY_CONTROL_KEY")
+  const keyPath = flagOrEnv(values["private-key"], env, "PAYNETEASY_PRIVATE_KEY")
+  const timeout = intFlag(values.timeout, "--timeout", { min: 1 })
+  const missing = [
+    !baseUrl && "--base-url (or PAYNETEASY_BASE_URL)",
+    !endpointId && !endpointGroupId && "--endpoint-id / --endpoint-group-id (or PAYNETEASY_ENDPOINT_ID)",
+    !login && "--login (or PAYNETEASY_LOGIN)",
+    !controlKey && "--control-key (or PAYNETEASY_CONTROL_KEY)",
+  ].filter(Boolean)
+  if (missing.length) throw new CliUsageError(`missing ${missing.join(", ")}`)
+  let privateKeyPem: string | undefined
+  if (keyPath) {
+    try {
+      privateKeyPem = readFileSync(keyPath, "utf8")
+    } catch (e) {
+      throw new CliUsageError(`cannot read the private key file ${keyPath}: ${(e as NodeJS.ErrnoException).code ?? "error"}`)
+    }
+  }
+  const config: GatewayConfig = {
+    baseUrl: baseUrl!,
+    ...(endpointGroupId ? { endpointGroupId } : { endpointId }),
+    login: login!,
+    controlKey: controlKey!,
+    ...(privateKeyPem ? { privateKeyPem } : {}),
+  }
+  const secrets = [controlKey!, ...(privateKeyPem ? [privateKeyPem] : [])]
+  const view = describeConfig(config)
+  const check = await checkGatewayConnection(config, { timeoutMs: timeout })
+  if (values.json) {
+    println(io.stdout, scrub(JSON.stringify({ ...view, check }, null, 2), secrets))
+  } else {
+    const endpoint = view.endpoint ? `${view.endpoint.kind} ${view.endpoint.id}` : "none"
+    println(io.stdout, `gateway:   ${view.base_url}`)
+    println(io.stdout, `endpoint:  ${endpoint}`)
+    println(io.stdout, `login:     ${view.login_masked}`)
+    println(io.stdout, `RSA key:   ${view.rsa_key_loaded ? `loaded${view.rsa_key_bits ? ` (${view.rsa_key_bits} bits)` : " (unreadable)"}` : "not loaded"}`)
+    println(io.stdout, scrub(`${check.ok ? "OK" : "FAILED"} (${check.verdict}, ${check.duration_ms} ms): ${check.message}`, secrets))
+  }
+  return check.ok ? EXIT.OK : EXIT.FAILURE
+}
