@@ -28,7 +28,8 @@ const card = (cvv: string) => ({ number: PAN, cvv, expMonth: "12", expYear: "203
  * Everything written to stdout / stderr or through `console` while the suite runs. Medusa's logger (winston's
  * Console transport) writes to `console._stdout` when the console has one, else through a console.log it bound at
  * import. Jest's buffering console (several spec files in one run) has no `_stdout`, so those lines would never
- * reach process.stdout: we give the console a `_stdout` that records, and capture the console methods as well.
+ * reach process.stdout: we give the console a `_stdout` that records, and capture the console methods as well
+ * (alone, Jest's console is a plain Console whose `_stdout` must stay a working stream).
  */
 const logged: string[] = []
 const originalOut = process.stdout.write.bind(process.stdout)
@@ -38,12 +39,14 @@ const originalConsole = Object.fromEntries(CONSOLE_METHODS.map((m) => [m, consol
 const hadStdout = Object.prototype.hasOwnProperty.call(console, "_stdout")
 const originalConsoleStdout = (console as any)._stdout
 beforeAll(() => {
-  ;(console as any)._stdout = {
-    write: (chunk: any, ...rest: any[]) => {
-      logged.push(String(chunk))
-      return originalOut(chunk, ...rest)
-    },
+  // A real stream underneath (Node's Console calls once/removeListener on it when Jest's console is a plain one,
+  // as when this file runs alone); only write is ours.
+  const recorder = Object.create(process.stdout)
+  recorder.write = (chunk: any, ...rest: any[]) => {
+    logged.push(String(chunk))
+    return originalOut(chunk, ...rest)
   }
+  ;(console as any)._stdout = recorder
   for (const m of CONSOLE_METHODS) {
     console[m] = (...args: unknown[]) => {
       logged.push(format(...args))
