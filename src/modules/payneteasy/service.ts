@@ -12,6 +12,7 @@ import { PaynetEasyCallback } from "./models/callback-log"
 import { PaynetEasyReconciliation } from "./models/reconciliation"
 import { PaynetEasyAttentionHandled } from "./models/attention-handled"
 import { PaynetEasyStatusCheck } from "./models/status-check"
+import { PaynetEasySavedCard } from "./models/saved-card"
 
 export type CallbackRow = {
   id: string
@@ -69,6 +70,7 @@ class PaynetEasyModuleService extends MedusaService({
   PaynetEasyReconciliation,
   PaynetEasyAttentionHandled,
   PaynetEasyStatusCheck,
+  PaynetEasySavedCard,
 }) {
   protected readonly pluginOptions_: PaynetEasyPluginOptions
 
