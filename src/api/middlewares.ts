@@ -14,8 +14,10 @@ import {
   AdminPaynetEasyDoctorBody,
   AdminPaynetEasyHandledBody,
 } from "./admin/payneteasy/_lib/validators"
+import { StorePaynetEasyAddCardBody } from "./store/payneteasy/cards/validators"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
+const customerAuth = authenticate("customer", ["session", "bearer"])
 
 export default defineMiddlewares({
   routes: [
@@ -34,5 +36,8 @@ export default defineMiddlewares({
     },
     { matcher: "/admin/payneteasy/attention/:id/handled", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyHandledBody)] },
     { matcher: "/admin/payneteasy/doctor", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyDoctorBody)] },
+    // Saved cards (issue 12): the logged-in customer only.
+    { matcher: "/store/payneteasy/cards*", middlewares: [customerAuth] },
+    { matcher: "/store/payneteasy/cards", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyAddCardBody)] },
   ],
 })

@@ -6,6 +6,7 @@
  *   capturePayment   → capture of exactly the amount of Medusa's Capture row (context.idempotency_key = capture id)
  *   refundPayment    → return of exactly input.amount, keyed by refund id
  *   cancelPayment    → void; refused because settled → full return; already voided → success
+ *   account holders / payment methods (saved cards) → payment-methods.ts; paying with data.card_id → saved-card-payment.ts
  * Amounts: amounts.ts. Session data: session-data.ts. Gateway reliability (send once, STATUS after a lost reply):
  * gateway-ops.ts (sale / preauth / forms) and follow-up.ts (capture / return / void, judged against a STATUS
  * snapshot). Payer fields: payer.ts. Card fields and card-like storefront keys: card.ts. client_orderid: client-order-id.ts.
@@ -17,6 +18,9 @@ import type {
   GetPaymentStatusOutput, InitiatePaymentInput, InitiatePaymentOutput, Logger, ProviderWebhookPayload,
   RefundPaymentInput, RefundPaymentOutput, RetrievePaymentInput, RetrievePaymentOutput, UpdatePaymentInput,
   UpdatePaymentOutput, WebhookActionResult,
+  CreateAccountHolderInput, CreateAccountHolderOutput, DeleteAccountHolderInput, DeleteAccountHolderOutput,
+  DeletePaymentMethodInput, DeletePaymentMethodOutput, ListPaymentMethodsInput, ListPaymentMethodsOutput,
+  SavePaymentMethodInput, SavePaymentMethodOutput,
 } from "@medusajs/framework/types"
 import { GatewayError, GatewayInputError, PaynetEasyClient, verifyCallback } from "../../gateway"
 import { toGatewayAmount, toGatewayCurrency, toMinor } from "./amounts"
@@ -30,6 +34,8 @@ import { payerFields, storablePayer, type PayerInput } from "./payer"
 import { parseSessionData, type SessionData } from "./session-data"
 import { statusKey, toSessionStatus, transactionTypeKey } from "./status-map"
 import { uploadThreeDS } from "./three-ds"
+import * as methods from "./payment-methods"
+import { payWithSavedCard, wantsSavedCard } from "./saved-card-payment"
 
 type Data = Record<string, unknown>
 
@@ -55,6 +61,13 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   // ---------------------------------------------------------------- session lifecycle
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    if (wantsSavedCard(input.data)) {
+      return payWithSavedCard(input, {
+        client: this.client_, flow: this.options_.flow, backendUrl: this.options_.backendUrl,
+        storefrontReturnUrl: this.options_.storefrontReturnUrl ?? null, storefront: storefrontSafe(input.data),
+        fromStatus: (d, r) => this.fromStatus(d, r),
+      })
+    }
     const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
     const currency = toGatewayCurrency(input.currency_code)
     const base: SessionData = {
@@ -286,6 +299,28 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       return { data: { ...data, gatewayStatus: reply.status } } // the payment itself failed: nothing is held
     }
     return { data: await this.voidOrReturn(data, `Cancel ${input.context?.idempotency_key ?? data.session_id}`) }
+  }
+
+  // ---------------------------------------------------------------- saved cards (payment-methods.ts)
+
+  async createAccountHolder(input: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {
+    return methods.createAccountHolder(input)
+  }
+
+  async deleteAccountHolder(input: DeleteAccountHolderInput): Promise<DeleteAccountHolderOutput> {
+    return methods.deleteAccountHolder(input)
+  }
+
+  async savePaymentMethod(input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
+    return this.gateway("CARDREF", () => methods.savePaymentMethod(this.client_, !!this.options_.privateKey, input))
+  }
+
+  async listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
+    return methods.listPaymentMethods(input)
+  }
+
+  async deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
+    return methods.deletePaymentMethod(input)
   }
 
   // ---------------------------------------------------------------- callbacks

@@ -1,0 +1,277 @@
+/**
+ * Saved cards (issue 12), end to end: a real Medusa app (Postgres), the gateway sandbox over HTTP, the store API driven
+ * like a storefront by logged-in customers and guests. Checks what the customer sees (masked cards, never the
+ * gateway's card reference), what the gateway recorded (card references, rebills, exact amounts) and what our table
+ * holds (no card number).
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { payHostedPage } from "../../src/sandbox"
+import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
+import { saveCardFromOrderWorkflow } from "../../src/workflows/payneteasy/saved-cards/save-card-from-order"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { PROVIDER_IDS } from "../helpers/provider-options"
+import { useSandbox } from "../helpers/sandbox"
+import { onlyGatewayOrder, waitFor } from "../helpers/inspect"
+import {
+  addShippingMethod, completeCartResponse, createPaymentCollection, payerFromCart, seedStore,
+  storeHeaders, type StoreFixture,
+} from "../helpers/store"
+
+jest.setTimeout(300_000)
+
+const sandbox = useSandbox()
+
+const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Saved Shopper" }
+const OTHER_CARD = { number: "5555555555554444", cvv2: "123", expMonth: "07", expYear: "2031", holder: "Verified Shopper" }
+
+type Customer = { id: string; email: string; headers: Record<string, string> }
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let eur: StoreFixture
+
+    beforeAll(async () => {
+      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+    })
+
+    async function registerCustomer(tag: string): Promise<Customer> {
+      const email = `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@payneteasy.test`
+      const password = "customer-password"
+      const reg = await api.post("/auth/customer/emailpass/register", { email, password })
+      const created = await api.post(
+        "/store/customers",
+        { email, first_name: "Card", last_name: "Keeper" },
+        { headers: { ...storeHeaders(eur).headers, authorization: `Bearer ${reg.data.token}` } }
+      )
+      const login = await api.post("/auth/customer/emailpass", { email, password })
+      const headers = { ...storeHeaders(eur).headers, authorization: `Bearer ${login.data.token}` }
+      await api.post(
+        "/store/customers/me/addresses",
+        { first_name: "Card", last_name: "Keeper", address_1: "3 Card St", city: "Berlin", postal_code: "10117", country_code: "de",
+          phone: "+49302222222", is_default_billing: true },
+        { headers }
+      )
+      return { id: created.data.customer.id, email, headers }
+    }
+
+    const call = (p: Promise<any>) => p.catch((e: any) => e.response)
+
+    /** A logged-in customer's cart up to its payment collection. */
+    async function customerCart(customer: Customer) {
+      const created = await api.post(
+        "/store/carts",
+        { region_id: eur.regionId, sales_channel_id: eur.salesChannelId, items: [{ variant_id: eur.variantId, quantity: 1 }],
+          shipping_address: { first_name: "Card", last_name: "Keeper", address_1: "3 Card St", city: "Berlin", postal_code: "10117", country_code: "de", phone: "+49302222222" },
+          billing_address: { first_name: "Card", last_name: "Keeper", address_1: "3 Card St", city: "Berlin", postal_code: "10117", country_code: "de", phone: "+49302222222" } },
+        { headers: customer.headers }
+      )
+      const cart = created.data.cart
+      await api.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: eur.shippingOptionId }, { headers: customer.headers })
+      const pc = await api.post("/store/payment-collections", { cart_id: cart.id }, { headers: customer.headers })
+      return { cart, collectionId: pc.data.payment_collection.id as string }
+    }
+
+    async function createSession(customer: Customer, collectionId: string, data: Record<string, unknown>) {
+      return call(api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_IDS.hosted, data }, { headers: customer.headers }))
+    }
+
+    const listCards = async (customer: Customer) => (await api.get("/store/payneteasy/cards", { headers: customer.headers })).data.cards as any[]
+    const cardRows = async (filters: Record<string, unknown> = {}) =>
+      (await (getContainer().resolve(PAYNETEASY_MODULE) as any).listPaynetEasySavedCards(filters, { withDeleted: true })) as any[]
+
+    /** Checkout with save_card through the hosted page; resolves with the saved card as the customer sees it. */
+    async function checkoutSavingCard(customer: Customer) {
+      const { cart, collectionId } = await customerCart(customer)
+      const ses = await createSession(customer, collectionId, { payer: payerFromCart(cart), save_card: true })
+      expect(ses.status).toBe(200)
+      const session = ses.data.payment_collection.payment_sessions[0]
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: customer.headers })
+      expect(done.data.type).toBe("order")
+      const cards = await waitFor("the saved card", async () => {
+        const list = await listCards(customer)
+        return list.length ? list : undefined
+      })
+      return { order: done.data.order, session, cards }
+    }
+
+    /** The database is restored before each test (medusaIntegrationTestRunner): each test makes its own owner and card. */
+    async function ownerWithCard() {
+      const owner = await registerCustomer("owner")
+      const { cards } = await checkoutSavingCard(owner)
+      return { owner, ownerCard: cards[0] }
+    }
+
+    it("401 without a logged-in customer; unknown fields and malformed ids are 400 naming them", async () => {
+      const anon = await call(api.get("/store/payneteasy/cards", storeHeaders(eur)))
+      expect(anon.status).toBe(401)
+      expect((await call(api.post("/store/payneteasy/cards", {}, storeHeaders(eur)))).status).toBe(401)
+      expect((await call(api.delete("/store/payneteasy/cards/pnecard_01ABCDEFGHIJKLMNOPQRSTUVWX", storeHeaders(eur)))).status).toBe(401)
+
+      const c = await registerCustomer("validation")
+      const unknown = await call(api.post("/store/payneteasy/cards", { return_url: "https://shop.test/r", pan: "4444555566661111" }, { headers: c.headers }))
+      expect(unknown.status).toBe(400)
+      expect(unknown.data.message).toMatch(/pan/)
+      expect(unknown.data.message).not.toContain("4444555566661111")
+      const badUrl = await call(api.post("/store/payneteasy/cards", { return_url: "javascript:alert(1)" }, { headers: c.headers }))
+      expect(badUrl.status).toBe(400)
+      expect(badUrl.data.message).toMatch(/return_url/)
+      const badId = await call(api.delete("/store/payneteasy/cards/not-a-card", { headers: c.headers }))
+      expect(badId.status).toBe(400)
+      expect(badId.data.message).toMatch(/id must be a saved card id/)
+      expect(await cardRows({ customer_id: c.id })).toHaveLength(0)
+    })
+
+    it("save_card at checkout: after approval the card is listed masked, the card reference stays in the backend", async () => {
+      const owner = await registerCustomer("owner")
+      const { order, session, cards } = await checkoutSavingCard(owner)
+      expect(cards).toHaveLength(1)
+      const ownerCard = cards[0]
+      expect(ownerCard).toEqual({
+        id: expect.stringMatching(/^pnecard_/), brand: expect.any(String), bin: "444455", last4: "1111", exp_month: "12",
+        exp_year: "2030", holder: "Saved Shopper", created_at: expect.any(String),
+      })
+      const gw = onlyGatewayOrder(sandbox(), session.id)
+      expect(gw.cardRefId).toBeTruthy()
+      expect(sandbox().control.requests().CARDREF).toBeGreaterThanOrEqual(1)
+      const [row] = await cardRows({ id: ownerCard.id })
+      expect(row).toMatchObject({ customer_id: owner.id, card_ref_id: gw.cardRefId, card_ref_version: "v2", source: "checkout", source_order_id: order.id, state: "active" })
+      const listed = JSON.stringify(await api.get("/store/payneteasy/cards", { headers: owner.headers }).then((r: any) => r.data))
+      expect(listed).not.toContain(gw.cardRefId)
+      expect(listed).not.toContain("4444555566661111")
+    })
+
+    it("pays again with card_id: no hosted page, one rebill for the session amount, an order", async () => {
+      const { owner, ownerCard } = await ownerWithCard()
+      const before = sandbox().control.requests().REBILL ?? 0
+      const { cart, collectionId } = await customerCart(owner)
+      const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id, cvv2: "123" })
+      expect(ses.status).toBe(200)
+      const session = ses.data.payment_collection.payment_sessions[0]
+      expect(session.data.redirectUrl).toBeUndefined()
+      expect(session.data.cvv2).toBeNull() // never stored
+      expect(session.data.card_id).toBe(ownerCard.id)
+      const gw = onlyGatewayOrder(sandbox(), session.id)
+      expect(gw).toMatchObject({ operation: "REBILL", status: "approved", initialAmount: "10.42", captured: "10.42", currency: "EUR" })
+      expect(sandbox().control.requests().REBILL).toBe(before + 1)
+      const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: owner.headers })
+      expect(done.data.type).toBe("order")
+      const stored = await getContainer().resolve(Modules.PAYMENT).retrievePaymentSession(session.id)
+      expect(JSON.stringify(stored.data)).not.toMatch(/"123"|cardrefid|card_ref/)
+      const [row] = await cardRows({ id: ownerCard.id })
+      expect(row.last_used_at).toBeTruthy()
+    })
+
+    it("a declined rebill leaves the cart usable with the gateway's reason; a new session pays", async () => {
+      const { owner, ownerCard } = await ownerWithCard()
+      const { cart, collectionId } = await customerCart(owner)
+      const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id, cvv2: "116" })
+      expect(ses.status).toBe(200)
+      const session = ses.data.payment_collection.payment_sessions[0]
+      expect(session.status).toBe("error")
+      expect(session.data.error.message).toMatch(/insufficient funds/i)
+      const failed = await call(api.post(`/store/carts/${cart.id}/complete`, {}, { headers: owner.headers }))
+      expect(failed.status).toBe(400)
+      const again = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
+      const second = again.data.payment_collection.payment_sessions.find((s: any) => s.id !== session.id)
+      expect(second.status).toBe("captured")
+      const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: owner.headers })
+      expect(done.data.type).toBe("order")
+      expect(onlyGatewayOrder(sandbox(), session.id).status).toBe("declined")
+    })
+
+    it("another customer can neither list, use nor delete the card", async () => {
+      const { owner, ownerCard } = await ownerWithCard()
+      const other = await registerCustomer("other")
+      expect(await listCards(other)).toEqual([])
+      const del = await call(api.delete(`/store/payneteasy/cards/${ownerCard.id}`, { headers: other.headers }))
+      expect(del.status).toBe(404)
+      const before = sandbox().control.requests().REBILL ?? 0
+      const { cart, collectionId } = await customerCart(other)
+      const ses = await createSession(other, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
+      expect(ses.status).toBe(404)
+      expect(sandbox().control.requests().REBILL ?? 0).toBe(before)
+      expect((await listCards(owner)).map((c) => c.id)).toContain(ownerCard.id)
+    })
+
+    it("guests cannot save a card (save_card is ignored) nor pay with one", async () => {
+      const { ownerCard } = await ownerWithCard()
+      // a guest's own session with save_card: a fresh collection on a new cart
+      const guestCart = await addShippingMethod(api, eur, (await api.post("/store/carts", {
+        region_id: eur.regionId, sales_channel_id: eur.salesChannelId, email: "guest-saver@payneteasy.test",
+        items: [{ variant_id: eur.variantId, quantity: 1 }],
+        shipping_address: { first_name: "G", last_name: "Uest", address_1: "1 Guest Rd", city: "Berlin", postal_code: "10115", country_code: "de", phone: "+49301234567" },
+      }, storeHeaders(eur))).data.cart.id)
+      const pc = await createPaymentCollection(api, eur, guestCart.id)
+      const ses = await api.post(`/store/payment-collections/${pc.id}/payment-sessions`,
+        { provider_id: PROVIDER_IDS.hosted, data: { payer: payerFromCart(guestCart), save_card: true } }, storeHeaders(eur))
+      const guestSession = ses.data.payment_collection.payment_sessions[0]
+      await payHostedPage(guestSession.data.redirectUrl, CARD)
+      const done = await completeCartResponse(api, eur, guestCart.id)
+      expect(done.data.type).toBe("order")
+      // The workflow the subscriber runs finds nothing to save for a guest order; the owner's order (positive control) is found.
+      const { result } = await saveCardFromOrderWorkflow(getContainer()).run({ input: { order_id: done.data.order.id } })
+      expect(result).toBeNull()
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: [order] } = await query.graph({ entity: "order", fields: ["customer_id"], filters: { id: done.data.order.id } })
+      expect(await cardRows({ customer_id: (order as any).customer_id })).toHaveLength(0)
+      // a guest paying with a card id
+      const payWith = await call(api.post(`/store/payment-collections/${pc.id}/payment-sessions`,
+        { provider_id: PROVIDER_IDS.hosted, data: { payer: payerFromCart(guestCart), card_id: ownerCard.id } }, storeHeaders(eur)))
+      expect(payWith.status).toBeGreaterThanOrEqual(400)
+    })
+
+    it("adds a card without paying: zero-amount verification on the hosted page, then listed", async () => {
+      const c = await registerCustomer("verifier")
+      const res = await api.post("/store/payneteasy/cards", { return_url: "https://shop.test/account/cards" }, { headers: c.headers })
+      expect(res.status).toBe(201)
+      expect(Object.keys(res.data)).toEqual(["redirect_url"])
+      expect(await listCards(c)).toEqual([]) // not paid yet: nothing listed
+      const [pending] = await cardRows({ customer_id: c.id })
+      const gw = onlyGatewayOrder(sandbox(), pending.id)
+      expect(gw).toMatchObject({ operation: "ACCOUNT_VERIFICATION_FORM", initialAmount: "0.00" })
+      expect(gw.urls.redirect).toBe("https://shop.test/account/cards")
+      await payHostedPage(res.data.redirect_url, OTHER_CARD)
+      const cards = await waitFor("the verified card", async () => {
+        const list = await listCards(c)
+        return list.length ? list : undefined
+      })
+      expect(cards).toEqual([expect.objectContaining({ id: pending.id, bin: "555555", last4: "4444", exp_month: "07", exp_year: "2031", holder: "Verified Shopper" })])
+      const [row] = await cardRows({ id: pending.id })
+      expect(row).toMatchObject({ state: "active", source: "verification", card_ref_id: onlyGatewayOrder(sandbox(), pending.id).cardRefId })
+    })
+
+    it("delete: the card disappears and can no longer pay", async () => {
+      const { owner, ownerCard } = await ownerWithCard()
+      const del = await api.delete(`/store/payneteasy/cards/${ownerCard.id}`, { headers: owner.headers })
+      expect(del.data).toEqual({ id: ownerCard.id, deleted: true })
+      expect((await listCards(owner)).map((c) => c.id)).not.toContain(ownerCard.id)
+      expect((await call(api.delete(`/store/payneteasy/cards/${ownerCard.id}`, { headers: owner.headers }))).status).toBe(404)
+      const before = sandbox().control.requests().REBILL ?? 0
+      const { cart, collectionId } = await customerCart(owner)
+      const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
+      expect(ses.status).toBe(404)
+      expect(sandbox().control.requests().REBILL ?? 0).toBe(before)
+    })
+
+    it("no card number in the saved-card table or session data (positive control: the scan finds a planted one)", async () => {
+      const { ownerCard } = await ownerWithCard()
+      const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+      const scan = async () => {
+        const rows = await pg.raw(`select row_to_json(t)::text as j from payneteasy_saved_card t
+          union all select data::text from payment_session union all select data::text from payment`)
+        return rows.rows.map((r: any) => r.j ?? "").join("\n")
+      }
+      const PANS = [CARD.number, OTHER_CARD.number]
+      const text = await scan()
+      expect(text.length).toBeGreaterThan(100)
+      for (const pan of PANS) expect(text).not.toContain(pan)
+      // positive control: a PAN planted in a row is found by the same scan
+      await pg.raw(`update payneteasy_saved_card set holder = ? where id = ?`, [`x ${CARD.number}`, ownerCard.id])
+      expect(await scan()).toContain(CARD.number)
+      await pg.raw(`update payneteasy_saved_card set holder = 'Saved Shopper' where id = ?`, [ownerCard.id])
+    })
+  },
+})

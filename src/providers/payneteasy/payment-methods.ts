@@ -1,0 +1,58 @@
+/**
+ * Medusa's account-holder and payment-method verbs for PaynetEasy.
+ *
+ * The gateway has no customer object: the account holder is our own record of the Medusa customer (external id =
+ * the customer id). A payment method is a saved card (models/saved-card.ts): savePaymentMethod turns an approved
+ * gateway order into a card reference plus its displayable details (saved-cards.ts); listing and deleting read and
+ * soft-delete our table. What leaves here as `data` is the masked card, never the card-ref-id — except the `id` of
+ * savePaymentMethod, which Medusa hands back only to the backend workflow that stores it.
+ */
+import { MedusaError } from "@medusajs/framework/utils"
+import type {
+  CreateAccountHolderInput, CreateAccountHolderOutput, DeleteAccountHolderInput, DeleteAccountHolderOutput,
+  DeletePaymentMethodInput, DeletePaymentMethodOutput, ListPaymentMethodsInput, ListPaymentMethodsOutput,
+  SavePaymentMethodInput, SavePaymentMethodOutput,
+} from "@medusajs/framework/types"
+import type { PaynetEasyClient } from "../../gateway"
+import { activeCardsOf, publicCard, softDeleteCard } from "./saved-card-records"
+import { tokenizeCard } from "./saved-cards"
+
+export function createAccountHolder(input: CreateAccountHolderInput): CreateAccountHolderOutput {
+  const customerId = input.context?.customer?.id
+  if (!customerId) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "PaynetEasy account holder: no customer in the context")
+  }
+  return { id: customerId, data: { customer_id: customerId } }
+}
+
+export function deleteAccountHolder(_input: DeleteAccountHolderInput): DeleteAccountHolderOutput {
+  return {} // nothing exists at the gateway; the cards stay in our table (their owner decides about them)
+}
+
+function holderCustomerId(context: { account_holder?: { data?: Record<string, unknown> | null; external_id?: string } } | undefined): string {
+  const holder = context?.account_holder
+  const id = (holder?.data?.customer_id as string | undefined) ?? holder?.external_id
+  if (!id) throw new MedusaError(MedusaError.Types.INVALID_DATA, "PaynetEasy: no account holder in the context")
+  return id
+}
+
+/** `data`: { clientOrderId, orderId } of an approved gateway order. Returns the card reference and its details. */
+export async function savePaymentMethod(client: PaynetEasyClient, useV4: boolean, input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
+  const clientOrderId = input.data?.clientOrderId
+  const orderId = input.data?.orderId
+  if (typeof clientOrderId !== "string" || typeof orderId !== "string" || !clientOrderId || !orderId) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "PaynetEasy savePaymentMethod needs data.clientOrderId and data.orderId of an approved payment")
+  }
+  const { card_ref_id, ...details } = await tokenizeCard(client, useV4, { clientOrderId, orderId })
+  return { id: card_ref_id, data: details }
+}
+
+export async function listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
+  const rows = await activeCardsOf(holderCustomerId(input.context as any))
+  return rows.map((row) => ({ id: row.id, data: { ...publicCard(row) } }))
+}
+
+export async function deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
+  await softDeleteCard(holderCustomerId(input.context as any), input.data.id)
+  return {}
+}

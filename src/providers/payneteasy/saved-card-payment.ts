@@ -1,0 +1,85 @@
+/**
+ * Paying a checkout with a saved card: the storefront creates the payment session with `data.card_id` (one of the
+ * logged-in customer's cards, never a guest's) and optionally `data.cvv2`. No hosted page: the session amount is
+ * charged at once with make-rebill (a sale), and the session is born authorized/captured — or in error with the
+ * gateway's reason, which leaves the cart usable (a new session can be created, as after any decline).
+ *
+ * The cvv2 goes only into the request; the provider's output clears it (card.ts cardKeysCleared), so it is never stored.
+ * The card-ref-id is read from our table by card id and owner; it never enters session data.
+ */
+import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { InitiatePaymentInput, InitiatePaymentOutput } from "@medusajs/framework/types"
+import type { PaynetEasyClient } from "../../gateway"
+import { toGatewayAmount, toGatewayCurrency } from "./amounts"
+import { clientOrderIdFor } from "./client-order-id"
+import { wrap } from "./errors"
+import { markUsed, ownedActiveCard, SAVED_CARD_ID } from "./saved-card-records"
+import { rebillCard } from "./saved-cards"
+import type { SessionData } from "./session-data"
+import type { StatusReply } from "./gateway-ops"
+
+type Data = Record<string, unknown>
+
+export interface SavedCardPaymentDeps {
+  client: PaynetEasyClient
+  flow: "hosted" | "direct"
+  backendUrl: string
+  storefrontReturnUrl: string | null
+  /** The provider's mapping of a STATUS reply into session data + status (status-map.ts). */
+  fromStatus: (data: SessionData, reply: StatusReply) => { data: Data; status: PaymentSessionStatus }
+  /** The storefront's data made storable (card-like keys, including cvv2, cleared). */
+  storefront: Data
+}
+
+export const wantsSavedCard = (data: Data | undefined) => data?.card_id !== undefined && data?.card_id !== null
+
+export async function payWithSavedCard(input: InitiatePaymentInput, deps: SavedCardPaymentDeps): Promise<InitiatePaymentOutput> {
+  const data = input.data ?? {}
+  const cardId = data.card_id
+  if (typeof cardId !== "string" || !SAVED_CARD_ID.test(cardId)) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.card_id must be a saved card id (pnecard_…)")
+  }
+  const cvv2 = data.cvv2
+  if (cvv2 !== undefined && cvv2 !== null && (typeof cvv2 !== "string" || !/^[0-9]{3,4}$/.test(cvv2))) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "data.cvv2 must be 3 or 4 digits")
+  }
+  const customerId = (input.context?.customer as { id?: string } | undefined)?.id
+  if (!customerId) {
+    throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Paying with a saved card needs a logged-in customer")
+  }
+  const card = await ownedActiveCard(customerId, cardId)
+  const sessionId = String(data.session_id ?? input.context?.idempotency_key ?? "")
+  const currency = toGatewayCurrency(input.currency_code)
+  const base: SessionData = {
+    session_id: sessionId,
+    clientOrderId: clientOrderIdFor(sessionId, 1),
+    attempt: 1,
+    flow: deps.flow,
+    transactionType: "sale", // make-rebill is a sale: the money is taken at once
+    amount: toGatewayAmount(input.amount, currency),
+    currency,
+    storefrontReturnUrl: deps.storefrontReturnUrl,
+  }
+  const payer = (data.payer ?? {}) as { ip?: unknown }
+  const backend = deps.backendUrl.replace(/\/+$/, "")
+  const result = await rebillCard(deps.client, {
+    clientOrderId: base.clientOrderId,
+    cardRefId: card.card_ref_id!,
+    amount: base.amount,
+    currency,
+    description: `Order ${sessionId}`,
+    ipaddress: typeof payer.ip === "string" && payer.ip ? payer.ip : "0.0.0.0",
+    cvv2: typeof cvv2 === "string" ? cvv2 : undefined,
+    serverCallbackUrl: `${backend}/payneteasy/callback`,
+  }).catch((e) => {
+    throw wrap("REBILL", e)
+  })
+  if (result.kind === "absent") {
+    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the saved-card payment; nothing was charged, please try again")
+  }
+  const mapped = deps.fromStatus({ ...base, orderId: result.orderId }, result.status)
+  if (mapped.status === PaymentSessionStatus.CAPTURED || mapped.status === PaymentSessionStatus.AUTHORIZED) {
+    await markUsed(card.id).catch(() => undefined)
+  }
+  return { id: base.clientOrderId, data: { ...deps.storefront, ...mapped.data, card_id: card.id }, status: mapped.status }
+}

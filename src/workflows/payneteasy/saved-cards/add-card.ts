@@ -1,0 +1,135 @@
+/**
+ * Adding a card without paying: a zero-amount account verification on the gateway's hosted page
+ * (account-verification-form). The customer's details (email, phone, default billing address) describe the payer.
+ *
+ * - `startCardVerificationWorkflow`: a `verifying` card row (its id is the verification's client_orderid), then the
+ *   hosted-page registration, sent once; a lost or refused registration deletes the row (compensation).
+ * - `settleCardVerifications`: for the customer's `verifying` rows, STATUS at the gateway; approved → the provider's
+ *   savePaymentMethod (card reference + card info) and the row becomes `active`; declined / error / filtered → the
+ *   row is deleted; still processing → left for the next look. Called when the customer lists their cards, so the
+ *   card is there as soon as the gateway approved it, without depending on the callback reaching us.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
+import { sendOnce, isFinal, isNotFound } from "../../../providers/payneteasy/gateway-ops"
+import { payerFields } from "../../../providers/payneteasy/payer"
+import { cardsClient, cardsProviderId, cardsProviderOptions } from "./cards-gateway"
+
+export type StartVerificationInput = { customer_id: string; return_url?: string; ip?: string }
+
+const customerPayerStep = createStep("payneteasy-verification-payer", async (input: StartVerificationInput, { container }) => {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "customer",
+    fields: ["id", "email", "first_name", "last_name", "phone", "has_account", "addresses.*"],
+    filters: { id: input.customer_id },
+  })
+  const customer = data[0] as any
+  if (!customer?.has_account) throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Saved cards are for registered customers")
+  const addresses = customer.addresses ?? []
+  const billing = addresses.find((a: any) => a.is_default_billing) ?? addresses[0]
+  try {
+    return new StepResponse(payerFields(undefined, { ...customer, billing_address: billing ?? null }, input.ip))
+  } catch (e) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      (e as Error).message.replace(/: send them.*$/, ": add a billing address with a phone number to your account first")
+    )
+  }
+})
+
+const createVerifyingRowStep = createStep(
+  "payneteasy-create-verifying-card",
+  async (input: { customer_id: string }, { container }) => {
+    const providerId = cardsProviderId(container)
+    const service = container.resolve(PAYNETEASY_MODULE) as any
+    const row = await service.createPaynetEasySavedCards({
+      customer_id: input.customer_id, provider_id: providerId, state: "verifying", source: "verification",
+    })
+    await service.updatePaynetEasySavedCards({ id: row.id, verification_client_orderid: row.id })
+    return new StepResponse({ id: row.id as string, provider_id: providerId }, row.id as string)
+  },
+  async (id: string | undefined, { container }) => {
+    if (id) await (container.resolve(PAYNETEASY_MODULE) as any).deletePaynetEasySavedCards([id])
+  }
+)
+
+const registerVerificationStep = createStep(
+  "payneteasy-register-verification",
+  async (input: { row: { id: string; provider_id: string }; payer: ReturnType<typeof payerFields>; return_url?: string }, { container }) => {
+    const options = cardsProviderOptions(container, input.row.provider_id) as { backendUrl?: string; storefrontReturnUrl?: string }
+    const backend = String(options.backendUrl ?? "").replace(/\/+$/, "")
+    const client = cardsClient(container, input.row.provider_id)
+    try {
+      const sent = await sendOnce(client, "ACCOUNT_VERIFICATION_FORM", {
+        client_orderid: input.row.id,
+        order_desc: "Card verification",
+        ...input.payer,
+        redirect_url: input.return_url ?? options.storefrontReturnUrl ?? `${backend}/payneteasy/return`,
+        server_callback_url: `${backend}/payneteasy/callback`,
+      }, { clientOrderId: input.row.id })
+      if (sent.kind !== "reply") {
+        throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the card verification registration in time; please try again")
+      }
+      return new StepResponse({ redirect_url: sent.reply["redirect-url"], card_id: input.row.id })
+    } finally {
+      await client.close?.()
+    }
+  }
+)
+
+export const startCardVerificationWorkflow = createWorkflow("payneteasy-start-card-verification", (input: StartVerificationInput) => {
+  const payer = customerPayerStep(input)
+  const row = createVerifyingRowStep({ customer_id: input.customer_id })
+  const page = registerVerificationStep({ row, payer, return_url: input.return_url })
+  return new WorkflowResponse(page)
+})
+
+/** Finishes the customer's pending verifications (see the header). Never throws for one bad row. */
+export async function settleCardVerifications(container: MedusaContainer, customerId: string): Promise<void> {
+  const service = container.resolve(PAYNETEASY_MODULE) as any
+  const rows = await service.listPaynetEasySavedCards({ customer_id: customerId, state: "verifying" })
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  for (const row of rows) {
+    const client = cardsClient(container, row.provider_id)
+    try {
+      let status
+      try {
+        status = await client.request("STATUS", { client_orderid: row.id })
+      } catch (e) {
+        if (isNotFound(e)) continue // registered but not paid yet, or lost: nothing at the gateway to save
+        throw e
+      }
+      if (!isFinal(status)) continue
+      if (status.status !== "approved") {
+        await service.softDeletePaynetEasySavedCards([row.id])
+        continue
+      }
+      const gatewayOrderId = status["paynet-order-id"]!
+      const method = await container.resolve(Modules.PAYMENT).createPaymentMethods({
+        provider_id: row.provider_id,
+        data: { clientOrderId: row.id, orderId: gatewayOrderId },
+        context: { customer: { id: customerId } } as any,
+      })
+      const card = { customer_id: customerId, provider_id: row.provider_id, clientOrderId: row.id, gatewayOrderId }
+      await activateCard(container, { card, ref: { card_ref_id: method.id, details: method.data as any }, row_id: row.id })
+    } catch (e) {
+      logger.warn(`PaynetEasy: card verification ${row.id} could not be settled yet: ${(e as Error).message}`)
+    } finally {
+      await client.close?.()
+    }
+  }
+}
+
+async function activateCard(
+  container: MedusaContainer,
+  input: { card: any; ref: { card_ref_id: string; details: any }; row_id: string }
+): Promise<void> {
+  const { card_ref_version, ...details } = input.ref.details
+  await (container.resolve(PAYNETEASY_MODULE) as any).updatePaynetEasySavedCards({
+    id: input.row_id, state: "active", card_ref_id: input.ref.card_ref_id, card_ref_version, ...details,
+    source_gateway_order_id: input.card.gatewayOrderId,
+  })
+}
