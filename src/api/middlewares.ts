@@ -15,6 +15,7 @@ import {
   AdminPaynetEasyHandledBody,
 } from "./admin/payneteasy/_lib/validators"
 import { StorePaynetEasyAddCardBody } from "./store/payneteasy/cards/validators"
+import { AdminPaynetEasyRebillBody } from "./admin/payneteasy/_lib/saved-card-validators"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 const customerAuth = authenticate("customer", ["session", "bearer"])
@@ -39,5 +40,6 @@ export default defineMiddlewares({
     // Saved cards (issue 12): the logged-in customer only.
     { matcher: "/store/payneteasy/cards*", middlewares: [customerAuth] },
     { matcher: "/store/payneteasy/cards", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyAddCardBody)] },
+    { matcher: "/admin/payneteasy/orders/:id/rebill", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyRebillBody)] },
   ],
 })

@@ -13,6 +13,7 @@ import { PaynetEasyReconciliation } from "./models/reconciliation"
 import { PaynetEasyAttentionHandled } from "./models/attention-handled"
 import { PaynetEasyStatusCheck } from "./models/status-check"
 import { PaynetEasySavedCard } from "./models/saved-card"
+import { PaynetEasyRebill } from "./models/rebill"
 
 export type CallbackRow = {
   id: string
@@ -71,6 +72,7 @@ class PaynetEasyModuleService extends MedusaService({
   PaynetEasyAttentionHandled,
   PaynetEasyStatusCheck,
   PaynetEasySavedCard,
+  PaynetEasyRebill,
 }) {
   protected readonly pluginOptions_: PaynetEasyPluginOptions
 

@@ -1,0 +1,182 @@
+/**
+ * Admin rebill (issue 12), end to end: a customer pays with `save_card` (automatic capture, so the order is paid), an
+ * admin edits the order so that it has an outstanding amount, and charges exactly that amount to the saved card. The
+ * charge must become a Medusa payment on the order (outstanding back to zero, refundable), match the gateway's record
+ * to the minor unit (EUR and JPY), happen once for three concurrent requests, and change nothing when declined.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { payHostedPage } from "../../src/sandbox"
+import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { PROVIDER_IDS } from "../helpers/provider-options"
+import { useSandbox } from "../helpers/sandbox"
+import { waitFor } from "../helpers/inspect"
+import { createAdminUser, payerFromCart, seedStore, storeHeaders, type AdminAuth, type StoreFixture } from "../helpers/store"
+
+jest.setTimeout(300_000)
+
+const sandbox = useSandbox()
+
+const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Rebill Shopper" }
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let admin: AdminAuth
+    let eur: StoreFixture
+    let jpy: StoreFixture
+
+    beforeAll(async () => {
+      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+      jpy = await seedStore(getContainer(), { currency: "jpy", unitPrice: "1500", countries: ["jp"] })
+    })
+    beforeEach(async () => {
+      admin = await createAdminUser(api, getContainer())
+    })
+
+    const call = (p: Promise<any>) => p.catch((e: any) => e.response)
+
+    async function customerWithPaidOrder(store: StoreFixture) {
+      const email = `rebill-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@payneteasy.test`
+      const password = "customer-password"
+      const reg = await api.post("/auth/customer/emailpass/register", { email, password })
+      await api.post("/store/customers", { email, first_name: "Re", last_name: "Bill" },
+        { headers: { ...storeHeaders(store).headers, authorization: `Bearer ${reg.data.token}` } })
+      const login = await api.post("/auth/customer/emailpass", { email, password })
+      const headers = { ...storeHeaders(store).headers, authorization: `Bearer ${login.data.token}` }
+      const address = { first_name: "Re", last_name: "Bill", address_1: "4 Rebill St", city: "Town", postal_code: "10117", country_code: store.countryCode, phone: "+49303333333" }
+      const created = await api.post("/store/carts", {
+        region_id: store.regionId, sales_channel_id: store.salesChannelId, items: [{ variant_id: store.variantId, quantity: 1 }],
+        shipping_address: address, billing_address: address,
+      }, { headers })
+      const cart = created.data.cart
+      await api.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: store.shippingOptionId }, { headers })
+      const pc = await api.post("/store/payment-collections", { cart_id: cart.id }, { headers })
+      const ses = await api.post(`/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
+        { provider_id: PROVIDER_IDS.auto, data: { payer: payerFromCart(cart), save_card: true } }, { headers })
+      await payHostedPage(ses.data.payment_collection.payment_sessions[0].data.redirectUrl, CARD)
+      const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers })
+      expect(done.data.type).toBe("order")
+      const order = (await api.get(`/admin/orders/${done.data.order.id}?fields=id,customer_id`, admin)).data.order
+      expect(order.customer_id).toBeTruthy()
+      const card = await waitFor("the saved card", async () => {
+        const { data } = await api.get(`/admin/payneteasy/customers/${order.customer_id}/cards`, admin)
+        return data.cards[0]
+      })
+      return { order, card, headers }
+    }
+
+    async function orderView(orderId: string) {
+      const fields = "id,total,currency_code,summary,*payment_collections,*payment_collections.payments,*payment_collections.payments.captures,*payment_collections.payments.refunds"
+      return (await api.get(`/admin/orders/${orderId}?fields=${encodeURIComponent(fields)}`, admin)).data.order
+    }
+
+    /** An admin order edit adding one more unit of the variant: the order then has an outstanding amount. */
+    async function addItemByOrderEdit(store: StoreFixture, orderId: string) {
+      await api.post("/admin/order-edits", { order_id: orderId }, admin)
+      await api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: store.variantId, quantity: 1 }] }, admin)
+      await api.post(`/admin/order-edits/${orderId}/request`, {}, admin)
+      await api.post(`/admin/order-edits/${orderId}/confirm`, {}, admin)
+    }
+
+    const outstanding = (order: any) => String(order.summary.pending_difference)
+    const rebillRows = async (orderId: string) =>
+      (await (getContainer().resolve(PAYNETEASY_MODULE) as any).listPaynetEasyRebills({ order_id: orderId })) as any[]
+
+    for (const [label, storeOf, price, expected] of [
+      ["EUR", () => eur, "10.42", "10.42"],
+      ["JPY", () => jpy, "1500", "1500"],
+    ] as const) {
+      it(`${label}: charges exactly the outstanding amount after an order edit; the order is paid; the payment refunds`, async () => {
+        const store = storeOf()
+        const { order, card } = await customerWithPaidOrder(store)
+        expect(card.source_order_id).toBe(order.id)
+        expect(card).not.toHaveProperty("card_ref_id")
+        expect(outstanding(await orderView(order.id))).toBe("0")
+        await addItemByOrderEdit(store, order.id)
+        const edited = await orderView(order.id)
+        expect(outstanding(edited)).toBe(price)
+
+        const before = sandbox().control.requests().REBILL ?? 0
+        const res = await api.post(`/admin/payneteasy/orders/${order.id}/rebill`, { card_id: card.id }, admin)
+        expect(res.status).toBe(200)
+        expect(res.data).toMatchObject({
+          gateway_status: "approved",
+          payment: { amount: expected, currency_code: store.currency, captured: true, provider_id: PROVIDER_IDS.auto },
+          rebill: { state: "succeeded", replayed: false, amount: expected },
+        })
+        expect(sandbox().control.requests().REBILL).toBe(before + 1)
+        const rows = await rebillRows(order.id)
+        const gw = sandbox().control.byClientOrderId(rows[0].session_id)
+        expect(gw).toHaveLength(1)
+        expect(gw[0]).toMatchObject({ operation: "REBILL", status: "approved", initialAmount: expected, captured: expected, currency: label })
+
+        const paid = await orderView(order.id)
+        expect(outstanding(paid)).toBe("0")
+        const payment = paid.payment_collections.flatMap((c: any) => c.payments).find((p: any) => p.id === res.data.payment.id)
+        expect(payment.captures).toHaveLength(1)
+
+        // Repeating the same request after success charges nothing more.
+        const again = await api.post(`/admin/payneteasy/orders/${order.id}/rebill`, { card_id: card.id }, admin)
+        expect(again.data.rebill).toMatchObject({ replayed: true, rebill_id: res.data.rebill.rebill_id })
+        expect(sandbox().control.requests().REBILL).toBe(before + 1)
+
+        // Refund part of the rebill payment like any other payment; the gateway returns exactly that.
+        const part = label === "EUR" ? 4.21 : 700
+        await api.post(`/admin/payments/${payment.id}/refund`, { amount: part }, admin)
+        expect(sandbox().control.byClientOrderId(rows[0].session_id)[0].returned).toBe(label === "EUR" ? "4.21" : "700")
+      })
+    }
+
+    it("three concurrent rebill requests give one gateway transaction and one payment", async () => {
+      const { order, card } = await customerWithPaidOrder(eur)
+      await addItemByOrderEdit(eur, order.id)
+      const before = sandbox().control.requests().REBILL ?? 0
+      const results = await Promise.all([0, 1, 2].map(() => call(api.post(`/admin/payneteasy/orders/${order.id}/rebill`, { card_id: card.id }, admin))))
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200])
+      expect(results.filter((r) => r.data.rebill.replayed === false)).toHaveLength(1)
+      expect(new Set(results.map((r) => r.data.payment.id)).size).toBe(1)
+      expect(sandbox().control.requests().REBILL).toBe(before + 1)
+      const view = await orderView(order.id)
+      expect(outstanding(view)).toBe("0")
+      expect(view.payment_collections.flatMap((c: any) => c.payments)).toHaveLength(2) // checkout + one rebill
+    })
+
+    it("a declined rebill says why and changes no total", async () => {
+      const { order, card } = await customerWithPaidOrder(eur)
+      await addItemByOrderEdit(eur, order.id)
+      const [row] = await (getContainer().resolve(PAYNETEASY_MODULE) as any).listPaynetEasySavedCards({ id: card.id })
+      sandbox().control.setCardRefBehaviour(row.card_ref_id, "decline-funds" as any)
+      const res = await call(api.post(`/admin/payneteasy/orders/${order.id}/rebill`, { card_id: card.id }, admin))
+      expect(res.status).toBe(400)
+      expect(res.data.message).toMatch(/insufficient funds/i)
+      const view = await orderView(order.id)
+      expect(outstanding(view)).toBe("10.42")
+      expect(view.payment_collections.flatMap((c: any) => c.payments)).toHaveLength(1) // only the checkout's
+      expect((await rebillRows(order.id))[0]).toMatchObject({ state: "failed" })
+    })
+
+    it("refuses without admin auth, with unknown fields, with another customer's card, and beyond the outstanding amount", async () => {
+      const { order } = await customerWithPaidOrder(eur)
+      const { card: otherCard } = await customerWithPaidOrder(eur)
+      await addItemByOrderEdit(eur, order.id)
+      const url = `/admin/payneteasy/orders/${order.id}/rebill`
+      const before = sandbox().control.requests().REBILL ?? 0
+      expect((await call(api.post(url, { card_id: otherCard.id }))).status).toBe(401)
+      const unknown = await call(api.post(url, { card_id: otherCard.id, cardrefid: "x" }, admin))
+      expect(unknown.status).toBe(400)
+      expect(unknown.data.message).toMatch(/cardrefid/)
+      const foreign = await call(api.post(url, { card_id: otherCard.id }, admin))
+      expect(foreign.status).toBe(404)
+      const { data } = await api.get(`/admin/payneteasy/customers/${order.customer_id}/cards`, admin)
+      const tooMuch = await call(api.post(url, { card_id: data.cards[0].id, amount: "10.43" }, admin))
+      expect(tooMuch.status).toBe(400)
+      expect(tooMuch.data.message).toMatch(/outstanding 10.42 EUR/)
+      const tooPrecise = await call(api.post(url, { card_id: data.cards[0].id, amount: "1.005" }, admin))
+      expect(tooPrecise.status).toBe(400)
+      expect(tooPrecise.data.message).toMatch(/at most 2 decimals/)
+      expect(sandbox().control.requests().REBILL ?? 0).toBe(before)
+      expect(outstanding(await orderView(order.id))).toBe("10.42")
+    })
+  },
+})

@@ -1,0 +1,17 @@
+/**
+ * GET /admin/payneteasy/customers/:id/cards — the customer's saved cards for the admin widget: the masked card, where
+ * it came from (order / verification) and when it was last used. Never the gateway's card reference.
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { PAYNETEASY_MODULE } from "../../../../../../modules/payneteasy"
+import { publicCard, type SavedCardRow } from "../../../../../../providers/payneteasy/saved-card-records"
+
+export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
+  const rows = (await (req.scope.resolve(PAYNETEASY_MODULE) as any).listPaynetEasySavedCards(
+    { customer_id: req.params.id, state: "active" },
+    { order: { created_at: "DESC" } }
+  )) as SavedCardRow[]
+  res.json({
+    cards: rows.map((r) => ({ ...publicCard(r), source: r.source, source_order_id: r.source_order_id, last_used_at: r.last_used_at })),
+  })
+}
