@@ -1,0 +1,82 @@
+/**
+ * react-query hooks for saved cards in the admin (customer widget, order "charge saved card"), over the plugin's
+ * `/admin/payneteasy/customers/:id/cards` and `/admin/payneteasy/orders/:id/rebill` routes and Medusa's order route,
+ * through the shared js-sdk client (./sdk.ts).
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { sdk } from "./sdk"
+
+export type AdminSavedCard = {
+  id: string
+  brand: string | null
+  bin: string | null
+  last4: string | null
+  exp_month: string | null
+  exp_year: string | null
+  holder: string | null
+  created_at: string
+  source: string
+  source_order_id: string | null
+  last_used_at: string | null
+}
+
+/** BIN, masked middle, last four: all a card ever shows. */
+export const maskedNumber = (c: Pick<AdminSavedCard, "bin" | "last4">) => `${c.bin ?? "••••••"}••••••${c.last4 ?? "••••"}`
+
+export type RebillAnswer = {
+  payment: { id: string; amount: string; currency_code: string; captured: boolean }
+  gateway_status: string | null
+  rebill: { rebill_id: string; replayed: boolean; state: string; amount: string; currency_code: string }
+}
+
+export const cardKeys = {
+  customer: (id: string) => ["payneteasy", "customer-cards", id] as const,
+  outstanding: (orderId: string) => ["payneteasy", "order-outstanding", orderId] as const,
+}
+
+export function useCustomerCards(customerId: string | undefined) {
+  return useQuery({
+    queryKey: cardKeys.customer(customerId ?? ""),
+    enabled: !!customerId,
+    queryFn: () => sdk.client.fetch<{ cards: AdminSavedCard[] }>(`/admin/payneteasy/customers/${customerId}/cards`),
+  })
+}
+
+export function useDeleteCustomerCard(customerId: string) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (cardId: string) =>
+      sdk.client.fetch<{ id: string; deleted: true }>(`/admin/payneteasy/customers/${customerId}/cards/${cardId}`, { method: "DELETE" }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: cardKeys.customer(customerId) }),
+  })
+}
+
+/** The order's outstanding amount (Medusa's summary.pending_difference), currency and customer. */
+export function useOrderOutstanding(orderId: string) {
+  return useQuery({
+    queryKey: cardKeys.outstanding(orderId),
+    queryFn: async () => {
+      const { order } = await sdk.client.fetch<{ order: any }>(`/admin/orders/${orderId}`, {
+        query: { fields: "id,currency_code,customer_id,summary" },
+      })
+      return {
+        outstanding: Number(order?.summary?.pending_difference ?? 0),
+        currency_code: String(order?.currency_code ?? ""),
+        customer_id: (order?.customer_id ?? undefined) as string | undefined,
+      }
+    },
+  })
+}
+
+export function useRebillOrder(orderId: string) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (input: { card_id: string; amount?: string }) =>
+      sdk.client.fetch<RebillAnswer>(`/admin/payneteasy/orders/${orderId}/rebill`, { method: "POST", body: input }),
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: cardKeys.outstanding(orderId) })
+      qc.invalidateQueries({ queryKey: ["payneteasy", "order", orderId] })
+      qc.invalidateQueries({ queryKey: ["orders"] })
+    },
+  })
+}
