@@ -13,6 +13,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { onlyGatewayOrder, waitFor } from "../helpers/inspect"
+import { captureLogs } from "../helpers/log-capture"
 import {
   addShippingMethod, completeCartResponse, createPaymentCollection, payerFromCart, seedStore,
   storeHeaders, type StoreFixture,
@@ -21,6 +22,7 @@ import {
 jest.setTimeout(300_000)
 
 const sandbox = useSandbox()
+const logs = captureLogs()
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Saved Shopper" }
 const OTHER_CARD = { number: "5555555555554444", cvv2: "123", expMonth: "07", expYear: "2031", holder: "Verified Shopper" }
@@ -272,6 +274,19 @@ medusaIntegrationTestRunner({
       await pg.raw(`update payneteasy_saved_card set holder = ? where id = ?`, [`x ${CARD.number}`, ownerCard.id])
       expect(await scan()).toContain(CARD.number)
       await pg.raw(`update payneteasy_saved_card set holder = 'Saved Shopper' where id = ?`, [ownerCard.id])
+    })
+
+    it("no log line of the whole suite holds a card number or a cvv2 value (positive control: a probe line is seen)", async () => {
+      // Paying with a saved card sends a cvv2 through the backend: make sure one such request ran in this test too.
+      const { owner, ownerCard } = await ownerWithCard()
+      const { cart, collectionId } = await customerCart(owner)
+      expect((await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id, cvv2: "123" })).status).toBe(200)
+      const probe = `payneteasy saved-cards log probe ${Date.now()}`
+      ;(getContainer().resolve(ContainerRegistrationKeys.LOGGER) as { warn(msg: string): void }).warn(probe)
+      const all = logs()
+      expect(all).toContain(probe)
+      for (const pan of [CARD.number, OTHER_CARD.number]) expect(all).not.toContain(pan)
+      expect(all).not.toMatch(/"?(cvv2?|credit_card_number|cardrefid|card_ref_id)"?\s*[:=]\s*"?\d/)
     })
   },
 })

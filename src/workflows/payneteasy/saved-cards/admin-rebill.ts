@@ -166,7 +166,10 @@ export const chargeRebillStep = createStep("payneteasy-charge-rebill", async (pr
     const [row] = await rebills.listPaynetEasyRebills({ id: prepared.rebill_id }, { take: 1 })
     return new StepResponse(toResult(row, false))
   }
-  const payment = await payments.authorizePaymentSession(session.id, {})
+  // Same lock key as settleSession (workflows/payneteasy/settle-session.ts) uses for a session without a cart: the
+  // gateway's callback for this rebill may be authorizing the same session right now; the module is idempotent once
+  // one of us has created the Payment.
+  const payment = await container.resolve(Modules.LOCKING).execute(session.id, () => payments.authorizePaymentSession(session.id, {}), { timeout: 30 })
   if (!payment) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Payment session ${session.id} was not authorized`)
   const withCaptures = await payments.retrievePayment(payment.id, { relations: ["captures"] })
   const orderModule = container.resolve(Modules.ORDER)
