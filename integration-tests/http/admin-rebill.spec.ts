@@ -142,6 +142,22 @@ medusaIntegrationTestRunner({
       expect(view.payment_collections.flatMap((c: any) => c.payments)).toHaveLength(2) // checkout + one rebill
     })
 
+    it("a lost rebill reply is resolved by STATUS, not re-sent: one gateway transaction, the order paid", async () => {
+      const { order, card } = await customerWithPaidOrder(eur)
+      await addItemByOrderEdit(eur, order.id)
+      const before = sandbox().control.requests().REBILL ?? 0
+      const statusBefore = sandbox().control.requests().STATUS ?? 0
+      sandbox().control.addFault({ operation: "REBILL", kind: "response-lost", times: 1 })
+      const res = await api.post(`/admin/payneteasy/orders/${order.id}/rebill`, { card_id: card.id }, admin)
+      sandbox().control.clearFaults()
+      expect(res.data).toMatchObject({ gateway_status: "approved", payment: { amount: "10.42" } })
+      expect(sandbox().control.requests().REBILL).toBe(before + 1)
+      expect((sandbox().control.requests().STATUS ?? 0) - statusBefore).toBeGreaterThanOrEqual(1)
+      const [row] = await rebillRows(order.id)
+      expect(sandbox().control.byClientOrderId(row.session_id)).toHaveLength(1)
+      expect(outstanding(await orderView(order.id))).toBe("0")
+    })
+
     it("a declined rebill says why and changes no total", async () => {
       const { order, card } = await customerWithPaidOrder(eur)
       await addItemByOrderEdit(eur, order.id)
@@ -156,7 +172,7 @@ medusaIntegrationTestRunner({
       expect((await rebillRows(order.id))[0]).toMatchObject({ state: "failed" })
     })
 
-    it("refuses without admin auth, with unknown fields, with another customer's card, and beyond the outstanding amount", async () => {
+    it("refuses without admin auth, with unknown fields, with another customer's card, beyond the outstanding amount, and a deleted card", async () => {
       const { order } = await customerWithPaidOrder(eur)
       const { card: otherCard } = await customerWithPaidOrder(eur)
       await addItemByOrderEdit(eur, order.id)
@@ -177,6 +193,15 @@ medusaIntegrationTestRunner({
       expect(tooPrecise.data.message).toMatch(/at most 2 decimals/)
       expect(sandbox().control.requests().REBILL ?? 0).toBe(before)
       expect(outstanding(await orderView(order.id))).toBe("10.42")
+
+      // The widget's delete: another customer's card under this customer is a 404; the own card is deleted and can no
+      // longer be charged.
+      const own = data.cards[0].id
+      expect((await call(api.delete(`/admin/payneteasy/customers/${order.customer_id}/cards/${otherCard.id}`, admin))).status).toBe(404)
+      expect((await api.delete(`/admin/payneteasy/customers/${order.customer_id}/cards/${own}`, admin)).data).toEqual({ id: own, deleted: true })
+      expect((await api.get(`/admin/payneteasy/customers/${order.customer_id}/cards`, admin)).data.cards).toEqual([])
+      expect((await call(api.post(url, { card_id: own }, admin))).status).toBe(404)
+      expect(sandbox().control.requests().REBILL ?? 0).toBe(before)
     })
   },
 })
