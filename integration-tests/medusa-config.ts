@@ -40,6 +40,10 @@ export default defineConfig({
           { resolve: PROVIDER_SOURCE, id: "payneteasy", options: testProviderOptions("payneteasy") },
           { resolve: PROVIDER_SOURCE, id: "direct", options: testProviderOptions("direct") },
           { resolve: PROVIDER_SOURCE, id: "auto", options: testProviderOptions("auto") },
+          // Only when a spec sets PAYNETEASY_TEST_PRIVATE_KEY (saved-cards-v4.spec.ts): RSA-SHA256 card references.
+          ...(process.env.PAYNETEASY_TEST_PRIVATE_KEY
+            ? [{ resolve: PROVIDER_SOURCE, id: "v4", options: { ...testProviderOptions("auto"), privateKey: process.env.PAYNETEASY_TEST_PRIVATE_KEY } }]
+            : []),
         ],
       },
     },
