@@ -140,6 +140,14 @@ medusaIntegrationTestRunner({
       expect(sandbox().control.requests().CARDREF).toBeGreaterThanOrEqual(1)
       const [row] = await cardRows({ id: ownerCard.id })
       expect(row).toMatchObject({ customer_id: owner.id, card_ref_id: gw.cardRefId, card_ref_version: "v2", source: "checkout", source_order_id: order.id, state: "active" })
+      // Medusa's own payment-method API reaches the same cards through the provider (account holder = the customer).
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: holders } = await query.graph({ entity: "account_holder", fields: ["id", "external_id", "data", "provider_id"], filters: { provider_id: PROVIDER_IDS.hosted } })
+      const holder = (holders as any[]).find((h) => h.external_id === owner.id)
+      expect(holder).toBeTruthy()
+      const methods = await getContainer().resolve(Modules.PAYMENT).listPaymentMethods({ provider_id: PROVIDER_IDS.hosted, context: { account_holder: holder } as any })
+      expect(methods).toEqual([expect.objectContaining({ id: ownerCard.id, data: expect.objectContaining({ last4: "1111", bin: "444455" }) })])
+      expect(JSON.stringify(methods)).not.toContain(gw.cardRefId)
       const listed = JSON.stringify(await api.get("/store/payneteasy/cards", { headers: owner.headers }).then((r: any) => r.data))
       expect(listed).not.toContain(gw.cardRefId)
       expect(listed).not.toContain("4444555566661111")
@@ -228,7 +236,7 @@ medusaIntegrationTestRunner({
     it("adds a card without paying: zero-amount verification on the hosted page, then listed", async () => {
       const c = await registerCustomer("verifier")
       const res = await api.post("/store/payneteasy/cards", { return_url: "https://shop.test/account/cards" }, { headers: c.headers })
-      expect(res.status).toBe(201)
+      expect(res.status).toBe(200)
       expect(Object.keys(res.data)).toEqual(["redirect_url"])
       expect(await listCards(c)).toEqual([]) // not paid yet: nothing listed
       const [pending] = await cardRows({ customer_id: c.id })

@@ -69,7 +69,7 @@ export async function ownedActiveCard(customerId: string, cardId: string): Promi
     ? await cardService().listPaynetEasySavedCards({ id: cardId, customer_id: customerId, state: "active" }, { take: 1 })
     : []
   if (!row || !row.card_ref_id) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Saved card ${SAVED_CARD_ID.test(cardId) ? cardId : ""} was not found`.replace("  ", " "))
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, SAVED_CARD_ID.test(cardId) ? `Saved card ${cardId} was not found` : "Saved card was not found")
   }
   return row
 }

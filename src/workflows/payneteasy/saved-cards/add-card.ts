@@ -6,7 +6,7 @@
  *   hosted-page registration, sent once; a lost or refused registration deletes the row (compensation).
  * - `settleCardVerifications`: for the customer's `verifying` rows, STATUS at the gateway; approved → the provider's
  *   savePaymentMethod (card reference + card info) and the row becomes `active`; declined / error / filtered → the
- *   row is deleted; still processing → left for the next look. Called when the customer lists their cards, so the
+ *   row is deleted; still processing → left for the next look (a day at most, then dropped). Called when the customer lists their cards, so the
  *   card is there as soon as the gateway approved it, without depending on the callback reaching us.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -87,12 +87,19 @@ export const startCardVerificationWorkflow = createWorkflow("payneteasy-start-ca
   return new WorkflowResponse(page)
 })
 
+/** A verification nobody finished within a day is dropped without asking the gateway again. */
+export const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000
+
 /** Finishes the customer's pending verifications (see the header). Never throws for one bad row. */
 export async function settleCardVerifications(container: MedusaContainer, customerId: string): Promise<void> {
   const service = container.resolve(PAYNETEASY_MODULE) as any
   const rows = await service.listPaynetEasySavedCards({ customer_id: customerId, state: "verifying" })
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   for (const row of rows) {
+    if (Date.now() - new Date(row.created_at).getTime() > VERIFICATION_TTL_MS) {
+      await service.softDeletePaynetEasySavedCards([row.id]) // abandoned: the hosted page was never completed
+      continue
+    }
     const client = cardsClient(container, row.provider_id)
     try {
       let status
