@@ -10,6 +10,8 @@ import { MedusaService, InjectManager, MedusaContext } from "@medusajs/framework
 import type { Context } from "@medusajs/framework/types"
 import { PaynetEasyCallback } from "./models/callback-log"
 import { PaynetEasyReconciliation } from "./models/reconciliation"
+import { PaynetEasyPayout } from "./models/payout"
+import { PaynetEasyPayoutHistory } from "./models/payout-history"
 
 export type CallbackRow = {
   id: string
@@ -62,7 +64,12 @@ export type PaynetEasyPluginOptions = {
   storefrontReturnUrl?: string
 }
 
-class PaynetEasyModuleService extends MedusaService({ PaynetEasyCallback, PaynetEasyReconciliation }) {
+class PaynetEasyModuleService extends MedusaService({
+  PaynetEasyCallback,
+  PaynetEasyReconciliation,
+  PaynetEasyPayout,
+  PaynetEasyPayoutHistory,
+}) {
   protected readonly pluginOptions_: PaynetEasyPluginOptions
 
   constructor(container: Record<string, unknown>, options: PaynetEasyPluginOptions = {}) {
