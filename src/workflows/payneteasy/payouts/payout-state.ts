@@ -107,10 +107,7 @@ export async function applyChange(container: MedusaContainer, payout: PayoutRow,
     patch.finished_at = new Date()
     patch.next_check_at = null
   }
-  const updated = Object.keys(patch).length
-    ? ((await svc.updatePaynetEasyPayouts({ id: payout.id, ...patch } as any)) as unknown as PayoutRow)
-    : payout
-  await svc.createPaynetEasyPayoutHistories({
+  const updated = await svc.changePayout(Object.keys(patch).length ? { id: payout.id, ...patch } : null, {
     payout_id: payout.id,
     at: new Date(),
     actor: change.actor,
@@ -119,8 +116,8 @@ export async function applyChange(container: MedusaContainer, payout: PayoutRow,
     to_status: to,
     gateway: change.gateway ?? null,
     note: change.note ? scrub(change.note).slice(0, 1000) : null,
-  } as any)
-  return updated
+  })
+  return (updated as PayoutRow | undefined) ?? payout
 }
 
 const text = (v: unknown) => (v === undefined || v === null ? "" : String(v).trim().toLowerCase())
