@@ -265,6 +265,26 @@ medusaIntegrationTestRunner({
       expect(done.history.map((h: any) => h.event).join("\n")).toMatch(/reply lost; asking STATUS/)
     })
 
+    it("a lost reply while STATUS is down stays pending (never re-sent); reconciliation adopts the gateway's transaction", async () => {
+      sandbox().control.addFault({ kind: "response-lost", operation: "PAYOUT", times: 1 })
+      sandbox().control.addFault({ kind: "http-500", operation: "STATUS", times: 20 })
+      const before = requests()
+      const res = await create({ method: "single", amount: "8.88", currency_code: "EUR", destination: DESTINATIONS.wallet })
+      expect(res.status).toBe(201)
+      expect(res.data.payout).toMatchObject({ status: "pending", gateway_order_id: null })
+      expect(gatewayOrders(res.data.payout.id)).toHaveLength(1) // the gateway did make it
+      sandbox().control.clearFaults()
+      const later = () => new Date(Date.now() + 60_000)
+      const done = await waitFor("reconciled lost payout", async () => {
+        await reconcilePayouts(getContainer(), { now: later })
+        const d = await detail(res.data.payout.id)
+        return d.status === "approved" ? d : false
+      })
+      expect(done.gateway_order_id).toBe(gatewayOrders(res.data.payout.id)[0].orderid)
+      expect(requests().PAYOUT - (before.PAYOUT ?? 0)).toBe(1)
+      expect(gatewayOrders(res.data.payout.id)).toHaveLength(1)
+    })
+
     it("a lost reply on payout-pay: one pay transaction, approved", async () => {
       const res = await create({ method: "two_step", amount: "15.00", currency_code: "EUR", destination: DESTINATIONS.bank })
       const p = res.data.payout.status === "checked" ? res.data.payout : await waitStatus(res.data.payout.id, ["checked"])
