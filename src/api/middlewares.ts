@@ -34,5 +34,7 @@ export default defineMiddlewares({
     },
     { matcher: "/admin/payneteasy/attention/:id/handled", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyHandledBody)] },
     { matcher: "/admin/payneteasy/doctor", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyDoctorBody)] },
+    // Payouts: small JSON bodies (admin authentication comes from the /admin/payneteasy* entry above).
+    { matcher: "/admin/payneteasy/payouts*", bodyParser: { sizeLimit: "16kb" } },
   ],
 })

@@ -265,7 +265,8 @@ export const OPERATIONS = {
     name: "PAYOUT", path: "/api/v2/payout", version: "v2", auth: HMAC,
     required: ["client_orderid", "amount", "currency"],
     optional: ["order_desc", "ipaddress", "purpose", "server_callback_url", "redirect_url", "credit_card_number",
-      "card_printed_name", "expire_month", "expire_year", "destination-card-ref-id", "account_number", "bank_name",
+      "destination-card-no", "card_printed_name", "expire_month", "expire_year", "destination-card-ref-id",
+      "account_number", "bank_name",
       "bank_branch", "wallet_id", "phone", "receiver_first_name", "receiver_last_name"],
     movesMoney: true, clientOrderIdField: "client_orderid", response: asyncResponse,
   }),
@@ -291,9 +292,9 @@ export const OPERATIONS = {
   PAYOUT_V4_CHECK: op({
     name: "PAYOUT_V4_CHECK", path: "/api/v4/payout-check", version: "v4", auth: RSA,
     required: ["client_orderid", "amount", "currency"],
-    optional: ["order_desc", "ipaddress", "purpose", "server_callback_url", "credit_card_number", "card_printed_name",
-      "expire_month", "expire_year", "destination-card-ref-id", "account_number", "bank_name", "bank_branch",
-      "wallet_id", "phone"],
+    optional: ["order_desc", "ipaddress", "purpose", "server_callback_url", "notify_url", "credit_card_number",
+      "destination-card-no", "card_printed_name", "expire_month", "expire_year", "destination-card-ref-id",
+      "account_number", "bank_name", "bank_branch", "wallet_id", "phone", "receiver_first_name", "receiver_last_name"],
     movesMoney: true, clientOrderIdField: "client_orderid", response: asyncResponse,
   }),
   PAYOUT_V4_PAY: op({

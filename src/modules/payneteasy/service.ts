@@ -6,12 +6,14 @@
  * - `claimDue`: take the reconciliation rows that are due and push their next check forward in the same statement,
  *   so two instances running the job at the same moment do not both check the same session.
  */
-import { MedusaService, InjectManager, MedusaContext } from "@medusajs/framework/utils"
+import { MedusaService, InjectManager, InjectTransactionManager, MedusaContext } from "@medusajs/framework/utils"
 import type { Context } from "@medusajs/framework/types"
 import { PaynetEasyCallback } from "./models/callback-log"
 import { PaynetEasyReconciliation } from "./models/reconciliation"
 import { PaynetEasyAttentionHandled } from "./models/attention-handled"
 import { PaynetEasyStatusCheck } from "./models/status-check"
+import { PaynetEasyPayout } from "./models/payout"
+import { PaynetEasyPayoutHistory } from "./models/payout-history"
 
 export type CallbackRow = {
   id: string
@@ -69,6 +71,8 @@ class PaynetEasyModuleService extends MedusaService({
   PaynetEasyReconciliation,
   PaynetEasyAttentionHandled,
   PaynetEasyStatusCheck,
+  PaynetEasyPayout,
+  PaynetEasyPayoutHistory,
 }) {
   protected readonly pluginOptions_: PaynetEasyPluginOptions
 
@@ -110,6 +114,21 @@ class PaynetEasyModuleService extends MedusaService({
       }
       throw e
     }
+  }
+
+  /**
+   * A payout's state change: the payout row updated (when `update` is given) and one history row appended, in one
+   * transaction, so nobody ever reads a status without the history row that explains it.
+   */
+  @InjectTransactionManager()
+  async changePayout(
+    update: Record<string, unknown> | null,
+    history: Record<string, unknown>,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<unknown> {
+    const payout = update ? await this.updatePaynetEasyPayouts(update as any, sharedContext) : undefined
+    await this.createPaynetEasyPayoutHistories(history as any, sharedContext)
+    return payout
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs"
 import { z } from "zod"
-import { PaynetEasyClient, type GatewayConfig } from "../../gateway"
+import { currencyExponent, PaynetEasyClient, toMinorUnits, type GatewayConfig } from "../../gateway"
 
 const url = (name: string, hint: string) =>
   z
@@ -25,6 +25,53 @@ const positiveMs = (name: string) =>
   z.number({ error: `timeouts.${name} must be a number of milliseconds` }).int().positive({
     message: `timeouts.${name} must be a positive number of milliseconds`,
   })
+
+/**
+ * Payouts (money leaving the shop): off unless configured. `currencies` lists the ISO 4217 codes payouts may use;
+ * `maxAmount` gives each of them its per-payout limit as a decimal string ("1000.00"). A request above the limit or in
+ * another currency is refused before anything is sent to the gateway.
+ */
+const payoutsOptionSchema = z
+  .object({
+    currencies: z
+      .array(z.string().trim().toUpperCase(), { error: 'payouts.currencies must list ISO 4217 codes, e.g. ["EUR"]' })
+      .min(1, { message: 'payouts.currencies must list at least one ISO 4217 code, e.g. ["EUR"]' }),
+    maxAmount: z.record(z.string(), z.string(), {
+      error: 'payouts.maxAmount must map each payout currency to its per-payout limit, e.g. { EUR: "1000.00" }',
+    }),
+  })
+  .superRefine((p, ctx) => {
+    const limits = Object.fromEntries(Object.entries(p.maxAmount).map(([k, v]) => [k.trim().toUpperCase(), v]))
+    for (const code of p.currencies) {
+      try {
+        currencyExponent(code)
+      } catch {
+        ctx.addIssue({ code: "custom", path: ["currencies"], message: `payouts.currencies: "${code}" is not an ISO 4217 currency code` })
+        continue
+      }
+      const limit = limits[code]
+      if (limit === undefined) {
+        ctx.addIssue({ code: "custom", path: ["maxAmount", code], message: `payouts.maxAmount.${code} is required: the largest single payout in ${code}, e.g. "1000.00"` })
+        continue
+      }
+      try {
+        if (toMinorUnits(limit, code) <= 0n) throw new Error("zero")
+      } catch {
+        ctx.addIssue({ code: "custom", path: ["maxAmount", code], message: `payouts.maxAmount.${code} must be a positive decimal string with at most ${currencyExponent(code)} decimals` })
+      }
+    }
+    for (const code of Object.keys(limits)) {
+      if (!p.currencies.includes(code)) {
+        ctx.addIssue({ code: "custom", path: ["maxAmount", code], message: `payouts.maxAmount.${code} is set but ${code} is not in payouts.currencies` })
+      }
+    }
+  })
+  .transform((p) => ({
+    currencies: p.currencies,
+    maxAmount: Object.fromEntries(Object.entries(p.maxAmount).map(([k, v]) => [k.trim().toUpperCase(), v.trim()])),
+  }))
+
+export type PayoutOptions = z.output<typeof payoutsOptionSchema>
 
 export const optionsSchema = z
   .object({
@@ -49,6 +96,7 @@ export const optionsSchema = z
         bodyMs: positiveMs("bodyMs").optional(),
       })
       .optional(),
+    payouts: payoutsOptionSchema.optional(),
     signatureMethods: z
       .record(z.string(), z.enum(["HMAC-SHA1", "RSA-SHA256"], { error: 'signatureMethods values must be "HMAC-SHA1" or "RSA-SHA256"' }))
       .optional(),

@@ -9,7 +9,13 @@ import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { sessionIdFromClientOrderId } from "../../providers/payneteasy/client-order-id"
 import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./callback-params"
-import { isVerified, verifyMessage, type VerifiedMessage } from "./verify-message"
+import { isVerified, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify-message"
+import { isPayoutClientOrderId, verifyPayoutMessage } from "./payouts/payout-callback"
+
+const payoutVerified = (v: { providerId: string } | VerifyFailure): VerifiedMessage | VerifyFailure =>
+  "providerId" in v
+    ? { providerId: v.providerId, session: undefined, result: { action: "not_supported" }, actionApplies: false }
+    : v
 
 export type GatewayRequest = {
   query: unknown
@@ -39,7 +45,10 @@ export async function acceptGatewayMessage(
     throw e
   }
   const rawData = req.rawBody && req.rawBody.length ? req.rawBody : req.rawQuery ?? ""
-  const verified = await verifyMessage(container, core, params, rawData, req.headers)
+  // Payouts (client_orderid = payout id) are verified with the control key of the registration that made them.
+  const verified = isPayoutClientOrderId(core.clientOrderId)
+    ? payoutVerified(await verifyPayoutMessage(container, core.clientOrderId, params))
+    : await verifyMessage(container, core, params, rawData, req.headers)
   if (!isVerified(verified)) {
     return verified.reason === "forged"
       ? { ok: false, status: 403, message: "control does not verify" }

@@ -24,6 +24,7 @@ import { reflectLaterEvent } from "./reflect-later-event"
 import { ensureWatched, markSettled } from "./watch"
 import { settleSession } from "./settle-session"
 import { findSession } from "./verify-message"
+import { isPayoutClientOrderId, processPayoutCallback } from "./payouts/payout-callback"
 
 export const CALLBACK_RECEIVED = "payneteasy.callback.received"
 
@@ -69,6 +70,10 @@ async function processUnlocked(container: MedusaContainer, callbackId: string): 
   try {
     if (row.source !== "callback") {
       return await finish("ignored", "a shopper return never counts as the outcome")
+    }
+    if (isPayoutClientOrderId(row.client_orderid)) {
+      const done = await processPayoutCallback(container, row)
+      return await finish(done.outcome, done.detail)
     }
     const session = row.session_id ? await findSession(container, row.session_id) : undefined
     if (!session) {
