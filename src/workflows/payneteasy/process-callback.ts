@@ -5,8 +5,10 @@
  * - The initial transaction (type sale / preauth): `settleSession` asks the gateway STATUS through the provider and
  *   makes Medusa reflect it (order created, or session failed with the gateway's reason). The callback's own status
  *   is only a trigger: a replayed "approved" for a declined transaction changes nothing.
- * - Anything later on the order (return, reversal, chargeback, capture/void made elsewhere): recorded and reflected,
- *   never acted on with money (reflect-later-event.ts).
+ * - Anything later on the order (return, reversal, chargeback, capture/void made elsewhere): its type and amount are
+ *   not covered by the control, so it is confirmed with STATUS first (confirm-later-event.ts). Confirmed: reflected
+ *   with the gateway's values, never acted on with money (reflect-later-event.ts). Unconfirmable: logged as such
+ *   (row `ignored`, a warning) and nothing else — no order data, no event.
  * - A genuine callback for an order Medusa does not know (its session was deleted after a cart change, while the
  *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
  *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
@@ -20,6 +22,7 @@ import { scrub } from "../../gateway/scrub"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import type { CallbackRow } from "../../modules/payneteasy/service"
+import { confirmCallbackEvent } from "./confirm-later-event"
 import { reflectLaterEvent } from "./reflect-later-event"
 import { ensureWatched, markSettled } from "./watch"
 import { settleSession } from "./settle-session"
@@ -88,7 +91,23 @@ async function processUnlocked(container: MedusaContainer, callbackId: string): 
       return await finish("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
     }
     if (!isInitialType(row.type)) {
-      return await finish("processed", await reflectLaterEvent(container, row, session.payment_collection_id))
+      const confirmation = await confirmCallbackEvent(container, row, session.payment_collection_id)
+      if (!confirmation.confirmed) {
+        container
+          .resolve(ContainerRegistrationKeys.LOGGER)
+          .warn(`PaynetEasy: callback ${row.id} (${row.type} ${row.status} on order ${row.orderid}) is not confirmed by the gateway and was not recorded on any order: ${confirmation.reason}`)
+        return await finish("ignored", `not confirmed by STATUS: ${confirmation.reason}`)
+      }
+      const e = confirmation.event
+      const detail = await reflectLaterEvent(
+        container,
+        {
+          logId: row.id, source: "callback", sessionId: row.session_id, orderid: row.orderid, type: e.type, status: e.status, amount: e.amount,
+          currency: e.currency, serial: e.serial, reason: e.errorMessage ?? e.errorCode ?? null, receivedAt: row.received_at,
+        },
+        session.payment_collection_id
+      )
+      return await finish("processed", detail)
     }
     const result = await settleSession(container, session.id)
     const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId

@@ -151,7 +151,17 @@ async function flagDeclined(
     params: { medusa_id: entry.id, "serial-number": entry.serialNumber ?? answer.serial ?? null, payment_id: payment.id },
     received_at: new Date(),
   })
-  const where = await reflectLaterEvent(container, logRow, payment.payment_collection_id)
+  // STATUS (by the entry's serial number) answered this: a confirmed fact, reflected with the gateway's status.
+  const where = await reflectLaterEvent(
+    container,
+    {
+      logId: logRow.id, source: "reconcile", sessionId: payment.payment_session_id, orderid: logRow.orderid, type: logRow.type,
+      status: logRow.status, amount: logRow.amount, currency: logRow.currency,
+      serial: entry.serialNumber ?? answer.serial ?? `medusa:${entry.id}`,
+      reason: answer.errorMessage ?? answer.errorCode ?? null, receivedAt: logRow.received_at,
+    },
+    payment.payment_collection_id
+  )
   const detail = `${kind} ${entry.id} of payment ${payment.id} was ${answer.status} by the gateway after Medusa recorded it: Medusa shows money moved that did not move; a person must correct the order (${where})`
   await svc.updatePaynetEasyCallbacks({ id: logRow.id, outcome: "flagged", outcome_detail: detail.slice(0, 1000), processed_at: new Date() })
   return detail
