@@ -16,6 +16,7 @@
  * reconciliation (session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
  */
 import { GatewayTransportError, type OperationResponse, type PaynetEasyClient } from "../../gateway"
+import { isApproved } from "../../gateway/statuses"
 import { toMinor } from "./amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
 import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "./gateway-ops"
@@ -100,7 +101,7 @@ async function settle(
   if (!isFinal(reply)) {
     return { status: reply.status ?? "processing", serialNumber: reply["serial-number"] ?? serialNumber, pending: true }
   }
-  if (reply.status !== "approved") {
+  if (!isApproved(reply)) {
     throw new GatewayRefusal(req.op, reply["error-message"]?.trim() || `${req.op.toLowerCase()} was ${reply.status}`)
   }
   if (adopted && !amountAgrees(kind, snapshot, reply, req.amount, req.currency)) {

@@ -24,17 +24,33 @@ import { cardKeysCleared, parseCard, withoutTransient } from "./card"
 import { clientOrderIdFor, sessionIdFromClientOrderId } from "./client-order-id"
 import { GatewayRefusal, wrap } from "./errors"
 import { followUp, type FollowOp, type FollowOutcome } from "./follow-up"
+import { isApproved, isDeclined } from "../../gateway/statuses"
 import { isFinal, isNotFound, pollStatus, sendOnce, type StatusReply } from "./gateway-ops"
 import { clientFromOptions, parseOptions, type PaynetEasyOptions } from "./options"
 import { payerFields, storablePayer, type PayerInput } from "./payer"
 import { parseSessionData, type SessionData } from "./session-data"
-import { statusKey, toSessionStatus, transactionTypeKey } from "./status-map"
+import { toSessionStatus, transactionTypeKey } from "./status-map"
 import { uploadThreeDS } from "./three-ds"
 
 type Data = Record<string, unknown>
 
 /** The webhook result's amount: never the callback's (uncovered by control); unused for the actions we return. */
 export const WEBHOOK_AMOUNT = "0"
+
+/**
+ * What a verified initial callback tells Medusa, for every session status the status table can produce (typed over
+ * all of Medusa's PaymentSessionStatus values, so a new one fails to compile here). `captured` maps to AUTHORIZED:
+ * STATUS, not the callback, says "captured" (see getWebhookActionAndData).
+ */
+export const WEBHOOK_ACTIONS: { readonly [S in PaymentSessionStatus]: PaymentActions } = {
+  [PaymentSessionStatus.AUTHORIZED]: PaymentActions.AUTHORIZED,
+  [PaymentSessionStatus.CAPTURED]: PaymentActions.AUTHORIZED,
+  [PaymentSessionStatus.ERROR]: PaymentActions.FAILED,
+  [PaymentSessionStatus.REQUIRES_MORE]: PaymentActions.REQUIRES_MORE,
+  [PaymentSessionStatus.CANCELED]: PaymentActions.CANCELED,
+  [PaymentSessionStatus.PENDING]: PaymentActions.PENDING,
+  [PaymentSessionStatus.PENDING_AUTHORIZATION]: PaymentActions.PENDING_AUTHORIZATION,
+}
 
 export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEasyOptions> {
   static identifier = "payneteasy"
@@ -121,8 +137,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment session uses the hosted payment page; card details are not accepted")
     }
     const card = parseCardOrThrow(raw.card)
-    const gatewayStatus = statusKey(data.gatewayStatus)
-    if (data.gatewayStatus && !["declined", "error", "filtered"].includes(gatewayStatus) && data.gatewayStatus !== "validation-error") {
+    if (data.gatewayStatus && !isDeclined(data.gatewayStatus) && data.gatewayStatus !== "validation-error") {
       // approved, or still running (processing / 3-D Secure / unknown): a second charge must not start.
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A payment is already in progress or done for this session")
     }
@@ -279,10 +294,10 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     )
     // STATUS describes the order's latest transaction.
     const type = transactionTypeKey(reply["transaction-type"])
-    if (type === "void" && reply.status === "approved") {
+    if (type === "void" && isApproved(reply)) {
       return { data: { ...data, voided: true, gatewayStatus: reply.status } } // already voided
     }
-    if ((type === "sale" || type === "preauth") && reply.status !== "approved" && isFinal(reply)) {
+    if ((type === "sale" || type === "preauth") && isDeclined(reply)) {
       return { data: { ...data, gatewayStatus: reply.status } } // the payment itself failed: nothing is held
     }
     return { data: await this.voidOrReturn(data, `Cancel ${input.context?.idempotency_key ?? data.session_id}`) }
@@ -313,16 +328,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     if (!sessionId || (type !== "sale" && type !== "preauth")) {
       return { action: PaymentActions.NOT_SUPPORTED }
     }
-    const status = toSessionStatus({ status: params.status, transactionType: type })
-    const action = {
-      [PaymentSessionStatus.AUTHORIZED]: PaymentActions.AUTHORIZED,
-      [PaymentSessionStatus.CAPTURED]: PaymentActions.AUTHORIZED, // see above: STATUS, not the callback, says "captured"
-      [PaymentSessionStatus.ERROR]: PaymentActions.FAILED,
-      [PaymentSessionStatus.REQUIRES_MORE]: PaymentActions.REQUIRES_MORE,
-      [PaymentSessionStatus.CANCELED]: PaymentActions.CANCELED,
-      [PaymentSessionStatus.PENDING]: PaymentActions.PENDING,
-      [PaymentSessionStatus.PENDING_AUTHORIZATION]: PaymentActions.PENDING_AUTHORIZATION,
-    }[status]
+    const action = WEBHOOK_ACTIONS[toSessionStatus({ status: params.status, transactionType: type })]
     return { action, data: { session_id: sessionId, amount: WEBHOOK_AMOUNT } }
   }
 
@@ -395,7 +401,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
       // Refused too: if the order is already fully voided / reversed, cancelling is done; otherwise say why not.
       const now = await this.client_.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }).catch(() => undefined)
       const kind = transactionTypeKey(now?.["transaction-type"])
-      if (e instanceof GatewayRefusal && now?.status === "approved" && (kind === "void" || kind === "reversal")) {
+      if (e instanceof GatewayRefusal && !!now && isApproved(now) && (kind === "void" || kind === "reversal")) {
         return { ...data, voided: true, gatewayStatus: now.status }
       }
       throw e

@@ -23,7 +23,8 @@ import { transactionTypeKey } from "../../providers/payneteasy/status-map"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { scrub } from "../../gateway/scrub"
 import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
-import { GATEWAY_TYPE, type LedgerKind, isFinalStatus, parseTarget, pendingEntries, withFinalStatus } from "./ledger"
+import { isApproved, isFinal, parseGatewayStatus } from "../../gateway/statuses"
+import { GATEWAY_TYPE, type LedgerKind, parseTarget, pendingEntries, withFinalStatus } from "./ledger"
 import { statusClientFor } from "./provider-client"
 import { reflectLaterEvent } from "./reflect-later-event"
 import { ensureWatched, watchService as service } from "./watch"
@@ -95,7 +96,7 @@ export async function discoverLedger(container: MedusaContainer, now: Date, prov
           paymentId: payment.id,
         })
         added++
-      } else if (row.state !== "pending" && isFinalStatus(row.last_status ?? undefined)) {
+      } else if (row.state !== "pending" && isFinal(row.last_status)) {
         await writeFinalStatus(container, payment.id, p.target, row.last_status!, { errorMessage: row.note ?? undefined })
       }
     }
@@ -117,7 +118,7 @@ async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>
     return { status: "unknown" }
   }
   return {
-    status: String(reply.status ?? "").toLowerCase(),
+    status: parseGatewayStatus(reply.status),
     errorCode: reply["error-code"],
     errorMessage: reply["error-message"]?.trim() || undefined,
     serial: reply["serial-number"],
@@ -194,12 +195,12 @@ export async function checkLedgerEntry(
     await client?.close().catch(() => undefined)
   }
   const checkedAt = now()
-  if (answer.status === "approved") {
+  if (isApproved(answer.status)) {
     await writeFinalStatus(container, payment.id, row.target, "approved", {})
     await svc.updatePaynetEasyReconciliations({ ...base, last_checked_at: checkedAt, state: "final", last_status: "approved", note: `${target.kind} approved by the gateway` })
     return "settled"
   }
-  if (isFinalStatus(answer.status)) {
+  if (isFinal(answer.status)) {
     await writeFinalStatus(container, payment.id, row.target, answer.status, answer)
     const detail = await flagDeclined(container, row, payment, target.kind, entry, answer)
     await svc.updatePaynetEasyReconciliations({ ...base, last_checked_at: checkedAt, state: "flagged", last_status: answer.status, note: (answer.errorMessage ?? detail).slice(0, 1000) })
