@@ -191,7 +191,7 @@ medusaIntegrationTestRunner({
 
       await addShippingMethod(api, eur, cart.id)
       const orderId = await waitForOrder(container, cart.id, true)
-      expect(orderId).toBeDefined()
+      expect(await ordersForCart(container, cart.id)).toEqual([orderId])
       expect(await paymentsForSession(container, session.id)).toHaveLength(1)
     })
 
@@ -210,7 +210,7 @@ medusaIntegrationTestRunner({
           storeHeaders(eur)
         )
         .catch((e: any) => e.response)
-      expect(res.status).toBeGreaterThanOrEqual(400)
+      expect(res.status).toBe(500)
       sandbox().control.removeFault(statusDown.id)
       const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
         entity: "payment_session", fields: ["id", "data"], filters: { id: session.id },
@@ -220,7 +220,7 @@ medusaIntegrationTestRunner({
       expect(gw.status).toBe("approved")
 
       const orderId = await waitForOrder(container, cart.id, true)
-      expect(orderId).toBeDefined()
+      expect(await ordersForCart(container, cart.id)).toEqual([orderId])
       expect(await paymentsForSession(container, session.id)).toHaveLength(1)
     })
   },

@@ -19,6 +19,7 @@ import type {
   UpdatePaymentOutput, WebhookActionResult,
 } from "@medusajs/framework/types"
 import { GatewayError, GatewayInputError, PaynetEasyClient, verifyCallback } from "../../gateway"
+import { PAYNETEASY_PROVIDER_BRAND } from "../../gateway-adapter/registration"
 import { toGatewayAmount, toGatewayCurrency, toMinor } from "./amounts"
 import { cardKeysCleared, parseCard, withoutTransient } from "./card"
 import { clientOrderIdFor, sessionIdFromClientOrderId } from "./client-order-id"
@@ -54,6 +55,8 @@ export const WEBHOOK_ACTIONS: { readonly [S in PaymentSessionStatus]: PaymentAct
 
 export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEasyOptions> {
   static identifier = "payneteasy"
+  /** Lets the gateway adapter tell this plugin's registration from another provider with the same id. */
+  static readonly [PAYNETEASY_PROVIDER_BRAND] = true
 
   static validateOptions(options: Record<any, any>): void {
     parseOptions(options)

@@ -87,6 +87,31 @@ function appended(metadata: Record<string, unknown> | null | undefined, entry: G
   return { ...(metadata ?? {}), payneteasy_events: [...events, entry].slice(-MAX_EVENTS) }
 }
 
+const EVENTS_LOCK_TIMEOUT_S = 30
+
+async function appendEntry(container: MedusaContainer, holder: Holder, entry: GatewayEventEntry): Promise<{ added: boolean; where: string }> {
+  if (holder.orderId) {
+    const orderModule = container.resolve(Modules.ORDER)
+    const order = await orderModule.retrieveOrder(holder.orderId, { select: ["id", "metadata"] })
+    const metadata = appended(order.metadata, entry)
+    if (metadata) {
+      await orderModule.updateOrders(holder.orderId, { metadata })
+    }
+    return { added: !!metadata, where: `order ${holder.orderId} metadata.payneteasy_events` }
+  }
+  const payment = holder.payment!
+  // Read again under the lock (the holder's copy may be stale).
+  const { data } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "payment", fields: ["id", "metadata"], filters: { id: payment.id } })
+  const metadata = appended((data[0] as { metadata?: Record<string, unknown> | null } | undefined)?.metadata, entry)
+  if (metadata) {
+    // UpdatePaymentDTO types only `id`, but the module passes the rest to the Payment row (no provider call).
+    await container.resolve(Modules.PAYMENT).updatePayment({ id: payment.id, metadata } as { id: string })
+  }
+  return { added: !!metadata, where: `payment ${payment.id} metadata.payneteasy_events` }
+}
+
 export async function reflectLaterEvent(
   container: MedusaContainer,
   fact: ConfirmedEventFact,
@@ -108,23 +133,15 @@ export async function reflectLaterEvent(
   const holder = await eventHolder(container, fact.sessionId, paymentCollectionId)
   let where = "callback log only"
   let added = true
-  if (holder.orderId) {
-    const orderModule = container.resolve(Modules.ORDER)
-    const order = await orderModule.retrieveOrder(holder.orderId, { select: ["id", "metadata"] })
-    const metadata = appended(order.metadata, entry)
-    added = !!metadata
-    if (metadata) {
-      await orderModule.updateOrders(holder.orderId, { metadata })
-    }
-    where = `order ${holder.orderId} metadata.payneteasy_events`
-  } else if (holder.payment) {
-    const metadata = appended(holder.payment.metadata, entry)
-    added = !!metadata
-    if (metadata) {
-      // UpdatePaymentDTO types only `id`, but the module passes the rest to the Payment row (no provider call).
-      await container.resolve(Modules.PAYMENT).updatePayment({ id: holder.payment.id, metadata } as { id: string })
-    }
-    where = `payment ${holder.payment.id} metadata.payneteasy_events`
+  const key = holder.orderId ?? holder.payment?.id
+  if (key) {
+    // Read-modify-write of one metadata object: a callback and a reconciliation tick may reflect events of the same
+    // order at once, and without the lock one would overwrite the other's entry.
+    const written = await container.resolve(Modules.LOCKING).execute(`payneteasy:events:${key}`, () => appendEntry(container, holder, entry), {
+      timeout: EVENTS_LOCK_TIMEOUT_S,
+    })
+    added = written.added
+    where = written.where
   }
   if (!added) {
     return `${fact.type} ${fact.status} (serial ${fact.serial}) already recorded (${where})`
@@ -145,4 +162,30 @@ export async function reflectLaterEvent(
     },
   })
   return `${fact.type} ${fact.status} confirmed by STATUS (serial ${fact.serial}) and recorded (${where})`
+}
+
+/** Undoes reflectLaterEvent's metadata entry (the workflow's compensation); the event already emitted stays emitted. */
+export async function removeReflectedEvent(container: MedusaContainer, fact: ConfirmedEventFact, paymentCollectionId: string | undefined): Promise<void> {
+  const holder = await eventHolder(container, fact.sessionId, paymentCollectionId)
+  const key = holder.orderId ?? holder.payment?.id
+  if (!key) return
+  const without = (metadata: Record<string, unknown> | null | undefined) => {
+    const events = eventsIn(metadata)
+    const kept = events.filter((e) => e.callback_id !== fact.logId)
+    return kept.length === events.length ? undefined : { ...(metadata ?? {}), payneteasy_events: kept }
+  }
+  await container.resolve(Modules.LOCKING).execute(`payneteasy:events:${key}`, async () => {
+    if (holder.orderId) {
+      const orderModule = container.resolve(Modules.ORDER)
+      const order = await orderModule.retrieveOrder(holder.orderId, { select: ["id", "metadata"] })
+      const metadata = without(order.metadata)
+      if (metadata) await orderModule.updateOrders(holder.orderId, { metadata })
+      return
+    }
+    const { data } = await container
+      .resolve(ContainerRegistrationKeys.QUERY)
+      .graph({ entity: "payment", fields: ["id", "metadata"], filters: { id: holder.payment!.id } })
+    const metadata = without((data[0] as { metadata?: Record<string, unknown> | null } | undefined)?.metadata)
+    if (metadata) await container.resolve(Modules.PAYMENT).updatePayment({ id: holder.payment!.id, metadata } as { id: string })
+  }, { timeout: EVENTS_LOCK_TIMEOUT_S })
 }
