@@ -88,3 +88,13 @@ export function withFinalStatus(
   if (t.kind === "void") return { voidEntry: finalize(list[0]) }
   return { [FIELD[t.kind]]: list.map((e) => (e.id === t.id ? finalize(e) : e)) }
 }
+
+/** The `data` patch that puts one entry back as it was (the reconciliation workflow's compensation). */
+export function withEntry(data: Record<string, unknown>, target: string, previous: LedgerEntryView): Record<string, unknown> | undefined {
+  const t = parseTarget(target)
+  if (!t) return undefined
+  if (t.kind === "void") return { voidEntry: previous }
+  const list = entries(data, t.kind)
+  if (!list.some((e) => e.id === t.id)) return undefined
+  return { [FIELD[t.kind]]: list.map((e) => (e.id === t.id ? previous : e)) }
+}
