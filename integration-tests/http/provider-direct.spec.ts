@@ -38,12 +38,15 @@ const originalConsole = Object.fromEntries(CONSOLE_METHODS.map((m) => [m, consol
 const hadStdout = Object.prototype.hasOwnProperty.call(console, "_stdout")
 const originalConsoleStdout = (console as any)._stdout
 beforeAll(() => {
-  ;(console as any)._stdout = {
-    write: (chunk: any, ...rest: any[]) => {
-      logged.push(String(chunk))
-      return originalOut(chunk, ...rest)
+  // A stream in every other respect (listeners etc. are the real stdout's: the migration runner's logger uses them).
+  ;(console as any)._stdout = Object.create(process.stdout, {
+    write: {
+      value: (chunk: any, ...rest: any[]) => {
+        logged.push(String(chunk))
+        return originalOut(chunk, ...rest)
+      },
     },
-  }
+  })
   for (const m of CONSOLE_METHODS) {
     console[m] = (...args: unknown[]) => {
       logged.push(format(...args))

@@ -11,6 +11,9 @@
 import { createRequire } from "node:module"
 import path from "node:path"
 
+/** Every PaynetEasy registration is `pp_payneteasy_<id>` (provider identifier "payneteasy"). */
+export const PROVIDER_PREFIX = "pp_payneteasy_"
+
 export const PAYNETEASY_PROVIDER_BRAND = Symbol.for("medusa-payment-payneteasy:provider")
 
 const hasBrand = (service: unknown) =>

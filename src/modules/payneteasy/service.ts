@@ -20,7 +20,7 @@ export type CallbackRow = {
   client_orderid: string
   type: string
   status: string
-  /** "<amount>|<gateway transaction id>" — see callback-params.ts `eventKey`. */
+  /** "<amount>|<gateway transaction id>" — see src/callbacks/params.ts `eventKey`. */
   event_key: string
   amount: string | null
   currency: string | null

@@ -13,13 +13,13 @@
  * - STATUS shows a new serial of our kind → adopted once it agrees with the amount we asked for (amountAgrees);
  * - anything else (another kind, a disagreeing amount, no serial to compare, lost twice) → IndeterminateFollowUp.
  * A transaction still not final after the poll budget is returned with `pending: true` and its real status, for
- * reconciliation (session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
+ * reconciliation (src/payment-data/session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
  */
 import { GatewayTransportError, type OperationResponse, type PaynetEasyClient } from "../../gateway"
 import { isApproved } from "../../gateway/statuses"
 import { toMinor } from "./amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
-import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "./gateway-ops"
+import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../../gateway-adapter/gateway-ops"
 import { transactionTypeKey } from "./status-map"
 
 export type FollowOp = "CAPTURE" | "RETURN" | "VOID"

@@ -7,7 +7,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { confirmLaterEvent, type Confirmation } from "../../gateway"
 import type { CallbackRow } from "../../modules/payneteasy/service"
-import { statusClientFor } from "./provider-client"
+import { statusClientFor } from "../../gateway-adapter"
 import { eventHolder, reflectedEvents } from "./reflect-later-event"
 
 /** Serial numbers of the ledger entries the provider recorded in a Payment's data. */

@@ -1,8 +1,8 @@
 /**
  * Reconciliation of PAYMENTS: captures, returns and voids the provider recorded while the gateway still said
- * `processing` (ledger.ts). One watch row per pending entry (`target` = "capture:<id>" / "refund:<id>" / "void:void"), on the same
- * backoff as sessions (backoff.ts). Each check asks STATUS for the entry's serial number (read-only; a client built
- * from the provider's own options, provider-client.ts) and:
+ * `processing` (src/payment-data/ledger.ts). One watch row per pending entry (`target` = "capture:<id>" / "refund:<id>" / "void:void"), on the same
+ * backoff as sessions (src/reconciliation/backoff.ts). Each check asks STATUS for the entry's serial number (read-only; a client built
+ * from the provider's own options, src/gateway-adapter/status-client.ts) and:
  * - approved            → the entry's status is written to payment.data (paymentModule.updatePayment, which updates the
  *                         Payment row only and calls no provider); the watch is final. Medusa's Capture / Refund row
  *                         already exists, so Medusa's totals were right all along.
@@ -19,17 +19,16 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import type { PaynetEasyClient } from "../../gateway"
-import { transactionTypeKey } from "../../providers/payneteasy/status-map"
+import { laterEventType, type PaynetEasyClient } from "../../gateway"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { scrub } from "../../gateway/scrub"
-import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
+import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../reconciliation/backoff"
 import { isApproved, isFinal, parseGatewayStatus } from "../../gateway/statuses"
-import { GATEWAY_TYPE, findEntry, type LedgerKind, type LedgerEntryView, parseTarget, pendingEntries, withEntry, withFinalStatus } from "./ledger"
-import { statusClientFor } from "./provider-client"
+import { GATEWAY_TYPE, findEntry, type LedgerKind, type LedgerEntryView, parseTarget, pendingEntries, withEntry, withFinalStatus } from "../../payment-data/ledger"
+import { statusClientFor } from "../../gateway-adapter"
 import { reflectLaterEvent, removeReflectedEvent, type ConfirmedEventFact } from "./reflect-later-event"
 import { updateWatchStep } from "./steps/update-watch"
-import { ensureWatched, watchService as service, watchUpdate, type WatchUpdate } from "./watch"
+import { ensureWatched, watchService as service, watchUpdate, type WatchUpdate } from "../../reconciliation/watch"
 
 export const RECONCILE_LEDGER_ENTRY_WORKFLOW = "payneteasy-reconcile-ledger-entry"
 type CheckVerdict = "settled" | "pending" | "flagged"
@@ -119,7 +118,7 @@ async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>
   })
   // Without a serial number STATUS describes the order's latest transaction: it only speaks for this entry when it
   // is of the same kind; otherwise we cannot tell, and the entry stays pending.
-  if (!serial && transactionTypeKey(reply["transaction-type"]) !== GATEWAY_TYPE[kind]) {
+  if (!serial && laterEventType(reply["transaction-type"]) !== GATEWAY_TYPE[kind]) {
     return { status: "unknown" }
   }
   return {

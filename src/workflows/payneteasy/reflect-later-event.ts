@@ -14,7 +14,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { cartAndOrderFor } from "./cart-links"
+import { cartAndOrderFor } from "../../lookups/cart-and-order"
 
 export const GATEWAY_EVENT = "payneteasy.gateway_event"
 const MAX_EVENTS = 100

@@ -3,7 +3,7 @@
  * `server_callback_url`).
  *
  * verify control (through the provider) → record in the callback log (unique per source/orderid/client_orderid/
- * type/status/event_key, see callback-params.ts `eventKey`) → emit `payneteasy.callback.received` → 200. Processing
+ * type/status/event_key, see src/callbacks/params.ts `eventKey`) → emit `payneteasy.callback.received` → 200. Processing
  * (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway gets its 200
  * quickly and stops retrying (it retries a non-200 for 14 days).
  * - a genuine callback for a session Medusa no longer has (verifies under one of our providers) → 200 and recorded;
@@ -14,7 +14,7 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { Modules } from "@medusajs/framework/utils"
-import { acceptGatewayMessage } from "../../../workflows/payneteasy/gateway-message"
+import { acceptGatewayMessage } from "../../../callbacks/accept"
 import { CALLBACK_RECEIVED } from "../../../workflows/payneteasy/process-callback"
 
 export const AUTHENTICATE = false

@@ -19,8 +19,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
-import { cartAndOrderFor } from "../../../workflows/payneteasy/cart-links"
-import { acceptGatewayMessage } from "../../../workflows/payneteasy/gateway-message"
+import { cartAndOrderFor } from "../../../lookups/cart-and-order"
+import { acceptGatewayMessage } from "../../../callbacks/accept"
 
 export const AUTHENTICATE = false
 

@@ -1,11 +1,10 @@
 import path from "node:path"
-import { providerOptionsFor } from "../provider-client"
+import { providerOptionsFor } from "../status-client"
 
 /** This plugin's provider module, as medusa-config names it (an absolute path here; a package path in an app). */
-const OURS = path.resolve(__dirname, "../../../providers/payneteasy")
+const OURS = path.resolve(__dirname, "../../providers/payneteasy")
 /** Another plugin's provider module registered under an id ours could have had. */
 const IMPOSTOR = { services: [class { static identifier = "payneteasy" }] }
-import { isDiscoverable } from "../reconcile"
 
 const opts = (login: string) => ({ baseUrl: "http://gw.test/paynet", endpointId: "1", login, controlKey: "k", backendUrl: "http://b" })
 
@@ -46,15 +45,5 @@ describe("provider options for a read-only STATUS client", () => {
   it("accepts the array form of modules too", () => {
     const arr = { modules: [{ key: "payment", options: { providers: [{ resolve: OURS, id: "auto", options: opts("auto") }] } }] }
     expect(providerOptionsFor(arr, "pp_payneteasy_auto")?.login).toBe("auto")
-  })
-})
-
-describe("which sessions reconciliation asks about", () => {
-  it("any session with a gateway order, and direct sessions with only a client_orderid (lost card reply)", () => {
-    expect(isDiscoverable({ flow: "hosted", orderId: "1", clientOrderId: "payses_1" })).toBe(true)
-    expect(isDiscoverable({ flow: "direct", clientOrderId: "payses_1", attempt: 1 })).toBe(true)
-    expect(isDiscoverable({ flow: "hosted", clientOrderId: "payses_1" })).toBe(false)
-    expect(isDiscoverable({ flow: "direct" })).toBe(false)
-    expect(isDiscoverable(undefined)).toBe(false)
   })
 })

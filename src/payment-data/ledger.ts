@@ -7,8 +7,8 @@
  * (and `pending: true`) and Medusa keeps its Capture / Refund row. Such an entry is "pending": reconciliation asks the
  * gateway STATUS for its serial number until it is final, then writes the final status here. Pure functions only.
  */
-import { isApproved, isFinal } from "../../gateway/statuses"
-import { pendingLedgerEntries } from "../../providers/payneteasy/session-data"
+import { isApproved, isFinal } from "../gateway/statuses"
+import { pendingLedgerEntries } from "./session-data"
 
 export type LedgerKind = "capture" | "refund" | "void"
 

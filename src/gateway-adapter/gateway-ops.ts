@@ -14,15 +14,15 @@ import {
   type OperationName,
   type OperationResponse,
   type PaynetEasyClient,
-} from "../../gateway"
-import { isFinal } from "../../gateway/statuses"
+} from "../gateway"
+import { isFinal } from "../gateway/statuses"
+import { setTimeout as sleep } from "node:timers/promises"
 
 export { isFinal }
 
 export type StatusReply = OperationResponse<"STATUS">
 export type Fields = Record<string, string | number | undefined>
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** ~9 s in total: the vendor polls every 3–5 s for minutes; a checkout request cannot wait that long. */
 export const DEFAULT_POLL_DELAYS_MS = [0, 100, 200, 300, 400, 500, 750, 1000, 1250, 1500, 1500, 1500]

@@ -10,10 +10,9 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import type { PaynetEasyClient } from "../../gateway"
-import { clientFromOptions } from "../../providers/payneteasy/options"
-import { isThisPluginsProvider } from "../../gateway-adapter/registration"
-import { PROVIDER_PREFIX } from "./verify-message"
+import type { PaynetEasyClient } from "../gateway"
+import { clientFromOptions } from "./options"
+import { isThisPluginsProvider, PROVIDER_PREFIX } from "./registration"
 
 type ProviderEntry = { resolve?: unknown; id?: string; options?: Record<string, unknown> }
 

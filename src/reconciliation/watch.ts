@@ -4,8 +4,8 @@
  * reconciliation tick's discovery.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
-import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+import { PAYNETEASY_MODULE } from "../modules/payneteasy"
+import type PaynetEasyModuleService from "../modules/payneteasy/service"
 import { nextCheckAt } from "./backoff"
 
 export const watchService = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)

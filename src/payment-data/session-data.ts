@@ -7,7 +7,7 @@
  * (the storefront's own data, e.g. `payer`, lives next to ours).
  */
 import { z } from "zod"
-import { isFinal } from "../../gateway/statuses"
+import { isFinal } from "../gateway/statuses"
 
 const ledgerEntry = z.looseObject({
   /** Medusa's Capture / Refund id (context.idempotency_key): a replay of the same id is a no-op. */
