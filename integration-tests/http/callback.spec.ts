@@ -21,7 +21,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  createAdminUser, seedStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth,
+  adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth,
   type StoreFixture,
 } from "../helpers/store"
 import { waitFor, ordersForCart, paymentsForSession, callbackLog, callbackRows, onlyGatewayOrder } from "../helpers/inspect"
@@ -90,8 +90,9 @@ medusaIntegrationTestRunner({
     let eur: StoreFixture
 
     beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+
+      ;({ admin, eur } = await adminAndEurStore(api, getContainer()))
+
     })
 
     beforeEach(() => {

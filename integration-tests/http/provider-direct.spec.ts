@@ -12,7 +12,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  createAdminUser, seedStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
+  adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
   type StoreFixture,
 } from "../helpers/store"
 
@@ -81,8 +81,9 @@ medusaIntegrationTestRunner({
     let eur: StoreFixture
 
     beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+
+      ;({ admin, eur } = await adminAndEurStore(api, getContainer()))
+
     })
 
     /** Rows of the payment tables as text, for leak scans (the runner restores the DB before each test: scan inside one). */
