@@ -60,7 +60,7 @@ type Plan =
 
 const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 const readRow = async (container: MedusaContainer, id: string) =>
-  (await service(container).retrievePaynetEasyCallback(id)) as unknown as CallbackRow
+  (await service(container).retrievePaynetEasyCallback(id))
 const isDone = (row: CallbackRow) => row.outcome === "processed" || row.outcome === "ignored" || row.outcome === "flagged"
 
 const lockKeyStep = createStep("payneteasy-callback-lock-key", async (input: { callbackId: string }, { container }) => {
@@ -172,7 +172,7 @@ async function writeOutcome(container: MedusaContainer, id: string, r: Result): 
     outcome: r.outcome,
     outcome_detail: r.detail.slice(0, 1000),
     processed_at: new Date(),
-  })) as unknown as CallbackRow
+  }))
 }
 
 export const processPaynetEasyCallbackWorkflow = createWorkflow(

@@ -12,7 +12,7 @@ export const updateWatchStep = createStep(
   "payneteasy-update-watch",
   async (update: WatchUpdate, { container }) => {
     const svc = watchService(container)
-    const before = (await svc.retrievePaynetEasyReconciliation(update.id)) as unknown as ReconciliationRow
+    const before = (await svc.retrievePaynetEasyReconciliation(update.id))
     const snapshot: Snapshot = {
       id: before.id, state: before.state, next_check_at: before.next_check_at, last_status: before.last_status,
       last_checked_at: before.last_checked_at, checks: before.checks, note: before.note,
