@@ -21,8 +21,9 @@ Options:
 Exit status: 0 valid, 1 invalid (or fields missing), 2 usage error.
 
 Example:
-  PAYNETEASY_CONTROL_KEY="$KEY" medusa-payneteasy callback verify \\
+  medusa-payneteasy callback verify \\
     'status=approved&orderid=1234567&client_orderid=payses_01H...&control=3f1e...'
+  (with PAYNETEASY_CONTROL_KEY exported)
 `
 
 /** URLSearchParams → record; a repeated key becomes an array (verifyCallback refuses ambiguous repeats). */
