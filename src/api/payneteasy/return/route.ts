@@ -21,11 +21,10 @@ import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
 import { cartAndOrderFor } from "../../../lookups/cart-and-order"
 import { acceptGatewayMessage } from "../../../callbacks/accept"
+import { escapeHtml } from "../../../html/escape"
 
 export const AUTHENTICATE = false
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string)
 
 async function handle(req: MedusaRequest, res: MedusaResponse) {
   const accepted = await acceptGatewayMessage(
