@@ -228,6 +228,16 @@ export async function createAdminUser(
   return { headers: { authorization: `Bearer ${login.data.token}` }, token: login.data.token, userId: user.id, email, password }
 }
 
+/**
+ * The setup most specs share: an admin login and a EUR store selling one 10.42 product. Call it in a `beforeAll`
+ * inside `testSuite` (the runner snapshots the database after it): `({ admin, eur } = await adminAndEurStore(...))`.
+ */
+export async function adminAndEurStore(api: Api, container: MedusaContainer): Promise<{ admin: AdminAuth; eur: StoreFixture }> {
+  const admin = await createAdminUser(api, container)
+  const eur = await seedStore(container, { currency: "eur", unitPrice: "10.42" })
+  return { admin, eur }
+}
+
 function jwtPayload(token: string): Record<string, unknown> {
   const part = token.split(".")[1] ?? ""
   return JSON.parse(Buffer.from(part, "base64url").toString("utf8"))

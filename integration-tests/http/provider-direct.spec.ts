@@ -12,7 +12,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  createAdminUser, seedStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
+  adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
   type StoreFixture,
 } from "../helpers/store"
 
@@ -39,14 +39,15 @@ const originalConsole = Object.fromEntries(CONSOLE_METHODS.map((m) => [m, consol
 const hadStdout = Object.prototype.hasOwnProperty.call(console, "_stdout")
 const originalConsoleStdout = (console as any)._stdout
 beforeAll(() => {
-  // A real stream underneath (Node's Console calls once/removeListener on it when Jest's console is a plain one,
-  // as when this file runs alone); only write is ours.
-  const recorder = Object.create(process.stdout)
-  recorder.write = (chunk: any, ...rest: any[]) => {
-    logged.push(String(chunk))
-    return originalOut(chunk, ...rest)
-  }
-  ;(console as any)._stdout = recorder
+  // A stream in every other respect (listeners etc. are the real stdout's: the migration runner's logger uses them).
+  ;(console as any)._stdout = Object.create(process.stdout, {
+    write: {
+      value: (chunk: any, ...rest: any[]) => {
+        logged.push(String(chunk))
+        return originalOut(chunk, ...rest)
+      },
+    },
+  })
   for (const m of CONSOLE_METHODS) {
     console[m] = (...args: unknown[]) => {
       logged.push(format(...args))
@@ -81,8 +82,9 @@ medusaIntegrationTestRunner({
     let eur: StoreFixture
 
     beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+
+      ;({ admin, eur } = await adminAndEurStore(api, getContainer()))
+
     })
 
     /** Rows of the payment tables as text, for leak scans (the runner restores the DB before each test: scan inside one). */

@@ -9,17 +9,16 @@
  * key for an RSA-SHA256 operation. Everything printed goes through the client's `scrub` with the control key and
  * private key as extra secrets, so neither secrets nor a PAN/CVV typed as a field ever reach the terminal.
  */
-import { createPrivateKey } from "node:crypto"
 import { readFileSync } from "node:fs"
 import {
   GatewayConfigError,
   GatewayError,
   GatewayInputError,
   GatewayTransportError,
-  MIN_RSA_BITS,
   OPERATION_NAMES,
   PaynetEasyClient,
   findOperation,
+  loadRsaPrivateKey,
   scrub,
   type GatewayConfig,
   type OperationName,
@@ -40,7 +39,8 @@ Options (each may come from the environment variable shown):
   --endpoint-id <id>          endpoint id                            PAYNETEASY_ENDPOINT_ID
   --endpoint-group-id <id>    endpoint group id (instead of --endpoint-id)
   --login <login>             merchant login                         PAYNETEASY_LOGIN
-  --control-key <key>         merchant control key (secret)          PAYNETEASY_CONTROL_KEY
+  --control-key <key>         merchant control key (secret; prefer   PAYNETEASY_CONTROL_KEY
+                              the variable: a flag value is visible in ps and the shell history)
   --private-key <pem file>    RSA private key for RSA-SHA256 ops     PAYNETEASY_PRIVATE_KEY (a path)
   --signature <method>        OAuth method override: HMAC-SHA1 | RSA-SHA256 (OAuth operations only)
   --timeout <ms>              connect/headers/body timeout in milliseconds
@@ -53,7 +53,7 @@ Secrets, card numbers and CVVs are never printed.
 
 Example:
   medusa-payneteasy request status --base-url http://127.0.0.1:4010/paynet --endpoint-id 1111 \\
-    --login sandbox-merchant --control-key "$KEY" client_orderid=order-42 orderid=1234567
+    --login sandbox-merchant client_orderid=order-42 orderid=1234567   # with PAYNETEASY_CONTROL_KEY set
 
 Operations: ${OPERATION_NAMES.join(", ")}
 `
@@ -87,7 +87,11 @@ function parseFields(args: string[]): Record<string, string> {
   return fields
 }
 
-/** Reads and checks the RSA key (the path may be printed, never the key). */
+/**
+ * Reads the RSA key file and checks it with the client's own loader (gateway/oauth.ts `loadRsaPrivateKey`: PEM,
+ * RSA, at least MIN_RSA_BITS bits), so the CLI refuses exactly what the client would. The path may be printed,
+ * never the key.
+ */
 function readPrivateKey(path: string, opName: string): string {
   let pem: string
   try {
@@ -95,20 +99,11 @@ function readPrivateKey(path: string, opName: string): string {
   } catch (e) {
     throw new CliUsageError(`cannot read the private key file ${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}`)
   }
-  let bits: number | undefined
-  let type: string | undefined
   try {
-    const key = createPrivateKey({ key: pem, format: "pem" })
-    type = key.asymmetricKeyType
-    bits = key.asymmetricKeyDetails?.modulusLength
-  } catch {
-    throw new CliUsageError(`${path} is not a readable unencrypted PEM private key (PKCS#1 or PKCS#8)`)
-  }
-  if (type !== "rsa") throw new CliUsageError(`${path} is not an RSA key (${type ?? "unknown type"})`)
-  if ((bits ?? 0) < MIN_RSA_BITS) {
-    throw new CliUsageError(
-      `${path} is a ${bits}-bit RSA key; ${opName} is signed with RSA-SHA256, which needs at least ${MIN_RSA_BITS} bits`
-    )
+    loadRsaPrivateKey(pem)
+  } catch (e) {
+    const reason = (e as Error).message.replace(/^privateKeyPem /, "")
+    throw new CliUsageError(`${path}: ${reason} (${opName} is signed with RSA-SHA256)`)
   }
   return pem
 }

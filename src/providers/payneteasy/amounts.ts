@@ -10,6 +10,7 @@
  */
 import { BigNumber } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
+import type BigNumberJs from "bignumber.js"
 import { currencyExponent, fromMinorUnits } from "../../gateway/money"
 
 const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/
@@ -28,21 +29,19 @@ export function decimalText(amount: BigNumberInput): string {
   return text
 }
 
-/** Integer minor units of `amount` in `currency`, rounded half-up at the currency's exponent. */
+/**
+ * Integer minor units of `amount` in `currency`, rounded half-up at the currency's exponent by bignumber.js (the
+ * decimal library inside Medusa's BigNumber): shiftedBy(exponent) then integerValue(ROUND_HALF_UP).
+ */
 export function toMinor(amount: BigNumberInput, currency: string): bigint {
   const exponent = currencyExponent(currency)
-  const match = PLAIN_DECIMAL.exec(decimalText(amount))!
-  if (match[1] === "-") {
-    throw new Error(`PaynetEasy: amount must not be negative (${match[0]} ${currency.toUpperCase()})`)
+  const text = decimalText(amount)
+  if (text.startsWith("-")) {
+    throw new Error(`PaynetEasy: amount must not be negative (${text} ${currency.toUpperCase()})`)
   }
-  const fraction = match[3] ?? ""
-  const kept = fraction.slice(0, exponent).padEnd(exponent, "0")
-  let minor = BigInt(match[2] + kept)
-  const firstDropped = fraction.charAt(exponent)
-  if (firstDropped !== "" && firstDropped >= "5") {
-    minor += 1n
-  }
-  return minor
+  const decimal = new BigNumber(text).bigNumber!
+  const Decimal = decimal.constructor as typeof BigNumberJs
+  return BigInt(decimal.shiftedBy(exponent).integerValue(Decimal.ROUND_HALF_UP).toFixed(0))
 }
 
 /** The gateway's `amount` field: canonical major units with exactly the currency's decimals ("10.42", "1000", "1.234"). */

@@ -13,12 +13,13 @@
  * - STATUS shows a new serial of our kind → adopted once it agrees with the amount we asked for (amountAgrees);
  * - anything else (another kind, a disagreeing amount, no serial to compare, lost twice) → IndeterminateFollowUp.
  * A transaction still not final after the poll budget is returned with `pending: true` and its real status, for
- * reconciliation (session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
+ * reconciliation (src/payment-data/session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
  */
 import { GatewayTransportError, type OperationResponse, type PaynetEasyClient } from "../../gateway"
+import { isApproved } from "../../gateway/statuses"
 import { toMinor } from "./amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
-import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "./gateway-ops"
+import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../../gateway-adapter/gateway-ops"
 import { transactionTypeKey } from "./status-map"
 
 export type FollowOp = "CAPTURE" | "RETURN" | "VOID"
@@ -100,7 +101,7 @@ async function settle(
   if (!isFinal(reply)) {
     return { status: reply.status ?? "processing", serialNumber: reply["serial-number"] ?? serialNumber, pending: true }
   }
-  if (reply.status !== "approved") {
+  if (!isApproved(reply)) {
     throw new GatewayRefusal(req.op, reply["error-message"]?.trim() || `${req.op.toLowerCase()} was ${reply.status}`)
   }
   if (adopted && !amountAgrees(kind, snapshot, reply, req.amount, req.currency)) {

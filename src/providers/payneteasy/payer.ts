@@ -25,6 +25,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
+import { cardKeysCleared } from "./card"
 
 /** Known payer fields only: z.object drops any other key (a storefront's `payer.credit_card_number` never survives). */
 export const payerSchema = z.object({
@@ -58,7 +59,7 @@ export interface PayerFields {
   ipaddress: string
 }
 
-interface CustomerLike {
+export interface CustomerLike {
   email?: string | null
   first_name?: string | null
   last_name?: string | null
@@ -95,21 +96,48 @@ export function storablePayer(raw: unknown): PayerInput | null | undefined {
   return parsed.success ? parsed.data : null
 }
 
+/**
+ * THE customer mapping: a logged-in customer's details (billing address first, then the customer's own) in the
+ * payer's field names. Used for every payer (payerFields) and kept with a direct session for its card step.
+ */
+export function customerPayer(customer: CustomerLike | undefined): PayerInput {
+  if (!customer) return {}
+  const b = customer.billing_address ?? undefined
+  const out: PayerInput = {
+    email: first(customer.email),
+    first_name: first(b?.first_name, customer.first_name),
+    last_name: first(b?.last_name, customer.last_name),
+    phone: first(b?.phone, customer.phone),
+    address1: first(b?.address_1),
+    city: first(b?.city),
+    zip_code: first(b?.postal_code),
+    country: first(b?.country_code),
+    state: first(b?.province),
+  }
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as PayerInput
+}
+
+/** Storefront-written session data made storable: card-like keys nulled, `payer` narrowed to the known payer fields. */
+export function storefrontSafe(data: Record<string, unknown> | undefined): Record<string, unknown> & { payer?: PayerInput | null } {
+  const payer = storablePayer(data?.payer)
+  return { ...(data ?? {}), ...cardKeysCleared(data), ...(payer === undefined ? {} : { payer }) }
+}
+
 export function payerFields(rawPayer: unknown, customer: CustomerLike | undefined, ip?: string): PayerFields {
   const parsed = payerSchema.safeParse(rawPayer ?? {})
   const p: PayerInput = parsed.success ? parsed.data : {}
-  const b = customer?.billing_address ?? undefined
+  const c = customerPayer(customer)
   const ipCandidate = first(ip, p.ip)?.replace(/^::ffff:/, "")
   const fields = {
-    email: first(p.email, customer?.email),
-    first_name: first(p.first_name, b?.first_name, customer?.first_name),
-    last_name: first(p.last_name, b?.last_name, customer?.last_name),
-    phone: first(p.phone, b?.phone, customer?.phone),
-    address1: first(p.address1, p.address_1, b?.address_1),
-    city: first(p.city, b?.city),
-    zip_code: first(p.zip_code, p.postal_code, b?.postal_code),
-    country: first(p.country, p.country_code, b?.country_code)?.toUpperCase(),
-    state: first(p.state, p.province, b?.province),
+    email: first(p.email, c.email),
+    first_name: first(p.first_name, c.first_name),
+    last_name: first(p.last_name, c.last_name),
+    phone: first(p.phone, c.phone),
+    address1: first(p.address1, p.address_1, c.address1),
+    city: first(p.city, c.city),
+    zip_code: first(p.zip_code, p.postal_code, c.zip_code),
+    country: first(p.country, p.country_code, c.country)?.toUpperCase(),
+    state: first(p.state, p.province, c.state),
     ipaddress: ipCandidate && IPV4_OR_6.test(ipCandidate) ? ipCandidate : UNKNOWN_IP,
   }
   const required = ["email", "phone", "address1", "city", "zip_code", "country"] as const

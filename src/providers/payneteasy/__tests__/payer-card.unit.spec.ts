@@ -1,6 +1,6 @@
 import { parseCard, withoutTransient } from "../card"
 import { payerFields, storablePayer, UNKNOWN_IP } from "../payer"
-import { parseSessionData } from "../session-data"
+import { parseSessionData } from "../../../payment-data/session-data"
 
 const guest = { email: "g@x.test", phone: "+4930", address_1: "1 St", city: "Berlin", postal_code: "10115", country_code: "de" }
 

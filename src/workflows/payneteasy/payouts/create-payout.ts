@@ -17,7 +17,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { generateEntityId, MedusaError, Modules } from "@medusajs/framework/utils"
 import { discardDestination, takeDestination } from "./destination"
 import { refreshFromStatus, sendInitial } from "./gateway-calls"
-import { assertWithinLimits, payoutProvider } from "./payout-config"
+import { assertWithinLimits, payoutProvider } from "../../../gateway-adapter/payout-config"
 import { applyChange, getPayout, payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
 
 export type CreatePayoutInput = {

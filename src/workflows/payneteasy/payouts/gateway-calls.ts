@@ -14,10 +14,10 @@ import {
   GatewayAuthError, GatewayError, GatewayInputError, GatewayServerError, GatewayTransportError, GatewayValidationError,
   type PaynetEasyClient,
 } from "../../../gateway"
-import { isNotFound, statusFields, type StatusReply } from "../../../providers/payneteasy/gateway-ops"
+import { isNotFound, statusFields, type StatusReply } from "../../../gateway-adapter/gateway-ops"
 import { destinationFields, type PayoutMethod } from "./destination"
 import type { PayoutDestinationInput } from "../../../api/admin/payneteasy/payouts/validators"
-import { callbackUrls, payoutClient, payoutProviderById } from "./payout-config"
+import { callbackUrls, payoutClient, payoutProviderById } from "../../../gateway-adapter/payout-config"
 import { applyChange, gatewayAnswer, statusFromGateway, type PayoutRow } from "./payout-state"
 
 const OPS = { single: "PAYOUT", two_step: "PAYOUT_V4_CHECK", form: "PAYOUTFORM" } as const

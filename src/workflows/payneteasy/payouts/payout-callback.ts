@@ -1,43 +1,21 @@
 /**
  * Payout callbacks through the same path as payment callbacks (route → gateway-message.ts → callback log →
  * `payneteasy.callback.received` → process-callback.ts), with two payout-specific pieces:
- * - `verifyPayoutMessage`: a payout's client_orderid is the payout id (`pnepo_…`), not a payment session, so the
- *   control is checked with the control key of the provider registration that made the payout (its options, read
- *   like provider-client.ts does; the key never leaves this call);
+ * - `verifyPayoutMessage` (callbacks/verify-payout.ts): a payout's client_orderid is the payout id (`pnepo_…`), so the
+ *   control is checked with the control key of the provider registration that made the payout;
  * - `processPayoutCallback`: the callback is only a trigger: the payout follows STATUS (gateway-calls.ts), under the
  *   payout lock, and the callback's own answer is kept in the history row.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { verifyCallback } from "../../../gateway"
 import type { CallbackRow } from "../../../modules/payneteasy/service"
 import { refreshFromStatus } from "./gateway-calls"
-import { payoutProviderById } from "./payout-config"
 import { payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
 
-export const PAYOUT_CLIENT_ORDER_PREFIX = "pnepo_"
-
-export const isPayoutClientOrderId = (clientOrderId: string | undefined | null) =>
-  typeof clientOrderId === "string" && clientOrderId.trim().startsWith(PAYOUT_CLIENT_ORDER_PREFIX)
+export { PAYOUT_CLIENT_ORDER_PREFIX, isPayoutClientOrderId, verifyPayoutMessage } from "../../../callbacks/verify-payout"
 
 async function payoutByClientOrderId(container: MedusaContainer, clientOrderId: string): Promise<PayoutRow | undefined> {
   const [row] = (await payoutService(container).listPaynetEasyPayouts({ client_orderid: clientOrderId.trim() }, { take: 1 })) as unknown as PayoutRow[]
   return row
-}
-
-export async function verifyPayoutMessage(
-  container: MedusaContainer,
-  clientOrderId: string,
-  params: Record<string, string>
-): Promise<{ providerId: string } | { reason: "forged" | "unknown_order" }> {
-  const payout = await payoutByClientOrderId(container, clientOrderId)
-  if (!payout) return { reason: "unknown_order" }
-  let key: string
-  try {
-    key = payoutProviderById(container, payout.provider_id).controlKey
-  } catch {
-    return { reason: "unknown_order" }
-  }
-  return verifyCallback(params, key) ? { providerId: payout.provider_id } : { reason: "forged" }
 }
 
 /** Returns the callback-log outcome for the row. */

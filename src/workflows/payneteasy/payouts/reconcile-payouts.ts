@@ -9,7 +9,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
 import { scrub } from "../../../gateway/scrub"
-import { nextCheckAt } from "../backoff"
+import { nextCheckAt } from "../../../reconciliation/backoff"
 import { refreshFromStatus } from "./gateway-calls"
 import { applyChange, getPayout, isFinalPayout, payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
 

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check"
 import { createPayoutSchema, firstIssue, luhnOk } from "../../../../api/admin/payneteasy/payouts/validators"
-import { parseOptions } from "../../../../providers/payneteasy/options"
+import { parseOptions } from "../../../../gateway-adapter/options"
 import { depositDestination, destinationFields, destinationSummary, takeDestination } from "../destination"
 import { statusFromGateway, type PayoutRow } from "../payout-state"
 

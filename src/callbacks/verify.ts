@@ -18,11 +18,12 @@
  */
 import type { MedusaContainer, WebhookActionResult } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { sessionIdFromClientOrderId } from "../../providers/payneteasy/client-order-id"
-import type { CallbackCore, CallbackParams } from "./callback-params"
+import { sessionIdFromClientOrderId } from "../payment-data/client-order-id"
+import type { CallbackCore, CallbackParams } from "./params"
 
-/** Every PaynetEasy registration is `pp_payneteasy_<id>` (provider identifier "payneteasy"). */
-export const PROVIDER_PREFIX = "pp_payneteasy_"
+import { PROVIDER_PREFIX } from "../gateway-adapter/registration"
+
+export { PROVIDER_PREFIX }
 
 export type SessionInfo = {
   id: string

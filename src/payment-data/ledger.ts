@@ -7,8 +7,8 @@
  * (and `pending: true`) and Medusa keeps its Capture / Refund row. Such an entry is "pending": reconciliation asks the
  * gateway STATUS for its serial number until it is final, then writes the final status here. Pure functions only.
  */
-import { FINAL_STATUSES } from "../../gateway"
-import { pendingLedgerEntries } from "../../providers/payneteasy/session-data"
+import { isApproved, isFinal } from "../gateway/statuses"
+import { pendingLedgerEntries } from "./session-data"
 
 export type LedgerKind = "capture" | "refund" | "void"
 
@@ -29,8 +29,8 @@ export const GATEWAY_TYPE: Record<LedgerKind, string> = { capture: "capture", re
 
 const FIELD = { capture: "captures", refund: "refunds", void: "voidEntry" } as const
 
-export const isFinalStatus = (status: string | undefined) =>
-  (FINAL_STATUSES as readonly string[]).includes((status ?? "").trim().toLowerCase())
+/** Kept for callers of the public name; the one definition is gateway/statuses.ts. */
+export const isFinalStatus = (status: string | undefined) => isFinal(status)
 
 export const targetFor = (kind: LedgerKind, id: string) => `${kind}:${id}`
 
@@ -83,8 +83,18 @@ export function withFinalStatus(
     status,
     pending: false,
     reconciledAt: extra.checkedAt,
-    ...(status === "approved" ? {} : { error: { code: extra.errorCode, message: extra.errorMessage ?? `${status} by the gateway` } }),
+    ...(isApproved(status) ? {} : { error: { code: extra.errorCode, message: extra.errorMessage ?? `${status} by the gateway` } }),
   })
   if (t.kind === "void") return { voidEntry: finalize(list[0]) }
   return { [FIELD[t.kind]]: list.map((e) => (e.id === t.id ? finalize(e) : e)) }
+}
+
+/** The `data` patch that puts one entry back as it was (the reconciliation workflow's compensation). */
+export function withEntry(data: Record<string, unknown>, target: string, previous: LedgerEntryView): Record<string, unknown> | undefined {
+  const t = parseTarget(target)
+  if (!t) return undefined
+  if (t.kind === "void") return { voidEntry: previous }
+  const list = entries(data, t.kind)
+  if (!list.some((e) => e.id === t.id)) return undefined
+  return { [FIELD[t.kind]]: list.map((e) => (e.id === t.id ? previous : e)) }
 }

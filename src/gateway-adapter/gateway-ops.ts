@@ -8,24 +8,25 @@
  *   out; the last reply is returned either way and the status table decides what it means (non-final → pending).
  */
 import {
-  FINAL_STATUSES,
   GatewayServerError,
   GatewayTransportError,
   GatewayValidationError,
   type OperationName,
   type OperationResponse,
   type PaynetEasyClient,
-} from "../../gateway"
+} from "../gateway"
+import { isFinal } from "../gateway/statuses"
+import { setTimeout as sleep } from "node:timers/promises"
+
+export { isFinal }
 
 export type StatusReply = OperationResponse<"STATUS">
 export type Fields = Record<string, string | number | undefined>
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** ~9 s in total: the vendor polls every 3–5 s for minutes; a checkout request cannot wait that long. */
 export const DEFAULT_POLL_DELAYS_MS = [0, 100, 200, 300, 400, 500, 750, 1000, 1250, 1500, 1500, 1500]
 
-export const isFinal = (r: { status?: string }) => (FINAL_STATUSES as readonly string[]).includes((r.status ?? "").toLowerCase())
 export const hasNextAction = (r: StatusReply) => !!(r.html?.trim() || r["redirect-to"]?.trim())
 export const isDecisive = (r: StatusReply) => isFinal(r) || hasNextAction(r)
 

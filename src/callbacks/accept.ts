@@ -1,16 +1,16 @@
 /**
  * The shared front half of the callback and return routes: read the request, authenticate it through the provider
- * (verify-message.ts), and record it in the callback log. Framework-level only (container + plain values), so the
+ * (verify.ts), and record it in the callback log. Framework-level only (container + plain values), so the
  * routes stay thin and this is testable without HTTP.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
-import type PaynetEasyModuleService from "../../modules/payneteasy/service"
-import type { CallbackRow } from "../../modules/payneteasy/service"
-import { sessionIdFromClientOrderId } from "../../providers/payneteasy/client-order-id"
-import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./callback-params"
-import { isVerified, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify-message"
-import { isPayoutClientOrderId, verifyPayoutMessage } from "./payouts/payout-callback"
+import { PAYNETEASY_MODULE } from "../modules/payneteasy"
+import type PaynetEasyModuleService from "../modules/payneteasy/service"
+import type { CallbackRow } from "../modules/payneteasy/service"
+import { sessionIdFromClientOrderId } from "../payment-data/client-order-id"
+import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./params"
+import { isVerified, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify"
+import { isPayoutClientOrderId, verifyPayoutMessage } from "./verify-payout"
 
 const payoutVerified = (v: { providerId: string } | VerifyFailure): VerifiedMessage | VerifyFailure =>
   "providerId" in v

@@ -10,9 +10,9 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import type { PaynetEasyClient } from "../../gateway"
-import { clientFromOptions } from "../../providers/payneteasy/options"
-import { PROVIDER_PREFIX } from "./verify-message"
+import type { PaynetEasyClient } from "../gateway"
+import { clientFromOptions } from "./options"
+import { isThisPluginsProvider, PROVIDER_PREFIX } from "./registration"
 
 type ProviderEntry = { resolve?: unknown; id?: string; options?: Record<string, unknown> }
 
@@ -32,7 +32,8 @@ export function providerOptionsFor(configModule: unknown, providerId: string): R
   const providers = paymentModuleConfig(configModule)?.options?.providers ?? []
   const wantedId = providerId === "pp_payneteasy" ? undefined : providerId.slice(PROVIDER_PREFIX.length)
   const found = providers.find((p) => (p?.id || undefined) === wantedId && p?.options && typeof p.options === "object")
-  return found?.options
+  // The id alone is not enough: the registration must be this plugin's provider (registration.ts).
+  return found && isThisPluginsProvider(found.resolve) ? found.options : undefined
 }
 
 /** A client for STATUS calls on behalf of `providerId`; throws a plain message when the options cannot be found. */

@@ -4,8 +4,8 @@
  * reconciliation tick's discovery.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
-import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+import { PAYNETEASY_MODULE } from "../modules/payneteasy"
+import type PaynetEasyModuleService from "../modules/payneteasy/service"
 import { nextCheckAt } from "./backoff"
 
 export const watchService = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
@@ -55,3 +55,41 @@ export async function markSettled(container: MedusaContainer, sessionId: string,
   }
 }
 
+
+/** What one check of a watch row concluded: the watch ends (final), needs a person (flagged) or goes on (pending). */
+export type WatchVerdict = {
+  state: "final" | "flagged" | "pending"
+  /** the status to remember; undefined keeps the row's last one */
+  lastStatus?: string | null
+  note?: string | null
+}
+
+export type WatchUpdate = {
+  id: string
+  state?: "final" | "flagged"
+  next_check_at?: Date
+  last_status?: string | null
+  last_checked_at: Date
+  checks: number
+  note?: string | null
+}
+
+/**
+ * The one "close the watch, or schedule its next check" helper for session and ledger watches. `pending` with no
+ * next check (the hour is over) is the caller's to decide before calling (it is a flag, or a quiet end).
+ */
+export function watchUpdate(
+  row: { id: string; checks: number },
+  checkedAt: Date,
+  verdict: WatchVerdict,
+  nextCheck?: Date | null
+): WatchUpdate {
+  const base: WatchUpdate = { id: row.id, last_checked_at: checkedAt, checks: row.checks + 1 }
+  if (verdict.lastStatus !== undefined) base.last_status = verdict.lastStatus
+  if (verdict.note !== undefined) base.note = verdict.note === null ? null : verdict.note.slice(0, 1000)
+  if (verdict.state === "pending") {
+    if (!nextCheck) throw new Error("watchUpdate: a pending watch needs its next check time")
+    return { ...base, next_check_at: nextCheck }
+  }
+  return { ...base, state: verdict.state }
+}

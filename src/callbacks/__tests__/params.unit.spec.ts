@@ -1,4 +1,4 @@
-import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams } from "../callback-params"
+import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams } from "../params"
 
 const base = {
   status: "approved", orderid: "314201", client_orderid: "payses_01ABC", merchant_order: "payses_01ABC",

@@ -7,7 +7,7 @@
  * (the storefront's own data, e.g. `payer`, lives next to ours).
  */
 import { z } from "zod"
-import { FINAL_STATUSES } from "../../gateway/operations"
+import { isFinal } from "../gateway/statuses"
 
 const ledgerEntry = z.looseObject({
   /** Medusa's Capture / Refund id (context.idempotency_key): a replay of the same id is a no-op. */
@@ -80,8 +80,6 @@ export interface PendingLedgerEntry {
   serialNumber?: string
 }
 
-const isFinalStatus = (s: string | undefined) => (FINAL_STATUSES as readonly string[]).includes((s ?? "").toLowerCase())
-
 /**
  * Pure: the ledger entries of a payment's data whose gateway status is not final (for reconciliation). Data that
  * is not ours (or malformed) has none.
@@ -97,6 +95,6 @@ export function pendingLedgerEntries(data: Record<string, unknown> | undefined):
     ...(d.voidEntry ? [{ kind: "void" as const, e: d.voidEntry }] : []),
   ]
   return tagged
-    .filter(({ e }) => e.pending === true || !isFinalStatus(e.status))
+    .filter(({ e }) => e.pending === true || !isFinal(e.status))
     .map(({ kind, e }) => ({ kind, id: e.id, amount: e.amount, currency: e.currency, status: e.status, serialNumber: e.serialNumber, ...ids }))
 }

@@ -1,10 +1,10 @@
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { GatewayValidationError } from "../../../gateway"
-import { DEFAULT_SANDBOX_MERCHANT, startSandbox } from "../../../sandbox"
+import { GatewayValidationError } from "../../gateway"
+import { DEFAULT_SANDBOX_MERCHANT, startSandbox } from "../../sandbox"
 import { clientFromOptions, parseOptions, resolvePrivateKey } from "../options"
-import { PaynetEasyProviderService } from "../provider"
+import { PaynetEasyProviderService } from "../../providers/payneteasy/provider"
 
 const valid = {
   baseUrl: "http://127.0.0.1:4010/paynet",

@@ -8,10 +8,10 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
-import { toMinorUnits, type PaynetEasyClient } from "../../../gateway"
-import { clientFromOptions, parseOptions, type PaynetEasyOptions } from "../../../providers/payneteasy/options"
-import { providerOptionsFor } from "../provider-client"
-import { PROVIDER_PREFIX } from "../verify-message"
+import { toMinorUnits, type PaynetEasyClient } from "../gateway"
+import { clientFromOptions, parseOptions, type PaynetEasyOptions } from "./options"
+import { PROVIDER_PREFIX } from "./registration"
+import { providerOptionsFor } from "./status-client"
 
 export type PayoutProvider = { providerId: string; options: PaynetEasyOptions; payouts: NonNullable<PaynetEasyOptions["payouts"]> }
 

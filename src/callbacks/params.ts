@@ -11,7 +11,7 @@
  * A malformed request (a field given twice with different values, or a missing core field) is refused before any
  * lookup: we cannot tell which value the control was computed over.
  */
-import { scrub } from "../../gateway/scrub"
+import { scrub } from "../gateway/scrub"
 
 export type CallbackParams = Record<string, string>
 

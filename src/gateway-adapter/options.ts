@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs"
 import { z } from "zod"
-import { currencyExponent, PaynetEasyClient, toMinorUnits, type GatewayConfig } from "../../gateway"
+import { currencyExponent, PaynetEasyClient, toMinorUnits, type GatewayConfig } from "../gateway"
 
 const url = (name: string, hint: string) =>
   z
@@ -150,7 +150,11 @@ export function resolvePrivateKey(value: string | undefined): string | undefined
  * The caller owns the client: close() it when done.
  */
 export function clientFromOptions(options: unknown): PaynetEasyClient {
-  const o = parseOptions(options)
+  return clientForOptions(parseOptions(options))
+}
+
+/** The gateway client for options already parsed by parseOptions (the provider parses its options once). */
+export function clientForOptions(o: PaynetEasyOptions): PaynetEasyClient {
   return new PaynetEasyClient({
     baseUrl: o.baseUrl,
     endpointId: o.endpointId,

@@ -1,4 +1,4 @@
-import { paramsForVerification } from "../verify-message"
+import { paramsForVerification } from "../verify"
 
 const base = { status: "approved", orderid: "1", client_orderid: "payses_1", control: "abc" }
 
