@@ -7,8 +7,6 @@
  * transaction; no full card or account number is in the database or the logs.
  */
 import { generateKeyPairSync } from "node:crypto"
-import { format } from "node:util"
-import { Writable } from "node:stream"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
@@ -18,6 +16,7 @@ import { PRIVATE_KEY_ENV } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { createAdminUser, type AdminAuth } from "../helpers/store"
 import { waitFor } from "../helpers/inspect"
+import { captureLogs } from "../helpers/log-capture"
 
 jest.setTimeout(240_000)
 
@@ -41,38 +40,9 @@ const DESTINATIONS = {
   phone: { type: "phone", phone: "+37120000001" },
 } as const
 
-/** Everything written to stdout / stderr / console during the suite (see provider-direct.spec.ts for why all three). */
-const logged: string[] = []
-const originalOut = process.stdout.write.bind(process.stdout)
-const originalErr = process.stderr.write.bind(process.stderr)
-const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug"] as const
-const originalConsole = Object.fromEntries(CONSOLE_METHODS.map((m) => [m, console[m]])) as Record<(typeof CONSOLE_METHODS)[number], (...a: unknown[]) => void>
-const hadStdout = Object.prototype.hasOwnProperty.call(console, "_stdout")
-const originalConsoleStdout = (console as any)._stdout
-beforeAll(() => {
-  // A real Writable: Node's Console calls stream methods (once/removeListener) on it, not only write.
-  ;(console as any)._stdout = new Writable({
-    write(chunk, _enc, done) {
-      logged.push(String(chunk))
-      originalOut(chunk)
-      done()
-    },
-  })
-  for (const m of CONSOLE_METHODS) {
-    console[m] = (...args: unknown[]) => {
-      logged.push(format(...args))
-      originalConsole[m].apply(console, args)
-    }
-  }
-  process.stdout.write = ((chunk: any, ...rest: any[]) => (logged.push(String(chunk)), originalOut(chunk, ...rest))) as typeof process.stdout.write
-  process.stderr.write = ((chunk: any, ...rest: any[]) => (logged.push(String(chunk)), originalErr(chunk, ...rest))) as typeof process.stderr.write
-})
+/** Everything the suite writes to stdout / stderr / console (helpers/log-capture.ts). */
+const logged = captureLogs()
 afterAll(() => {
-  for (const m of CONSOLE_METHODS) console[m] = originalConsole[m]
-  if (hadStdout) (console as any)._stdout = originalConsoleStdout
-  else delete (console as any)._stdout
-  process.stdout.write = originalOut
-  process.stderr.write = originalErr
   delete process.env[PRIVATE_KEY_ENV]
 })
 

@@ -9,7 +9,6 @@
  * key for an RSA-SHA256 operation. Everything printed goes through the client's `scrub` with the control key and
  * private key as extra secrets, so neither secrets nor a PAN/CVV typed as a field ever reach the terminal.
  */
-import { readFileSync } from "node:fs"
 import {
   GatewayConfigError,
   GatewayError,
@@ -18,13 +17,13 @@ import {
   OPERATION_NAMES,
   PaynetEasyClient,
   findOperation,
-  loadRsaPrivateKey,
   scrub,
   type GatewayConfig,
   type OperationName,
   type SignatureMethod,
 } from "../../gateway"
-import { flagOrEnv, intFlag, parse } from "../args"
+import { parse } from "../args"
+import { CREDENTIAL_OPTIONS, credentialsFrom, readPrivateKey, secretsOf } from "../credentials"
 import { CliUsageError, EXIT, println, type CliIO } from "../io"
 
 export const REQUEST_HELP = `Usage: medusa-payneteasy request <OPERATION> [field=value ...] [options]
@@ -59,14 +58,8 @@ Operations: ${OPERATION_NAMES.join(", ")}
 `
 
 const OPTIONS = {
-  "base-url": { type: "string" },
-  "endpoint-id": { type: "string" },
-  "endpoint-group-id": { type: "string" },
-  login: { type: "string" },
-  "control-key": { type: "string" },
-  "private-key": { type: "string" },
+  ...CREDENTIAL_OPTIONS,
   signature: { type: "string" },
-  timeout: { type: "string" },
   verbose: { type: "boolean" },
 } as const
 
@@ -92,22 +85,6 @@ function parseFields(args: string[]): Record<string, string> {
  * RSA, at least MIN_RSA_BITS bits), so the CLI refuses exactly what the client would. The path may be printed,
  * never the key.
  */
-function readPrivateKey(path: string, opName: string): string {
-  let pem: string
-  try {
-    pem = readFileSync(path, "utf8")
-  } catch (e) {
-    throw new CliUsageError(`cannot read the private key file ${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}`)
-  }
-  try {
-    loadRsaPrivateKey(pem)
-  } catch (e) {
-    const reason = (e as Error).message.replace(/^privateKeyPem /, "")
-    throw new CliUsageError(`${path}: ${reason} (${opName} is signed with RSA-SHA256)`)
-  }
-  return pem
-}
-
 export async function requestCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS)
   if (values.help) {
@@ -123,26 +100,7 @@ export async function requestCommand(argv: string[], io: CliIO): Promise<number>
   const opName = spec.name as OperationName
   const fields = parseFields(fieldArgs)
 
-  const env = io.env
-  const baseUrl = flagOrEnv(values["base-url"], env, "PAYNETEASY_BASE_URL")
-  const endpointGroupId = values["endpoint-group-id"] || undefined
-  if (endpointGroupId && values["endpoint-id"]) {
-    throw new CliUsageError("pass either --endpoint-id or --endpoint-group-id, not both")
-  }
-  // An explicit --endpoint-group-id wins over PAYNETEASY_ENDPOINT_ID from the environment.
-  const endpointId = endpointGroupId ? undefined : flagOrEnv(values["endpoint-id"], env, "PAYNETEASY_ENDPOINT_ID")
-  const login = flagOrEnv(values.login, env, "PAYNETEASY_LOGIN")
-  const controlKey = flagOrEnv(values["control-key"], env, "PAYNETEASY_CONTROL_KEY")
-  const keyPath = flagOrEnv(values["private-key"], env, "PAYNETEASY_PRIVATE_KEY")
-  const timeout = intFlag(values.timeout, "--timeout", { min: 1 })
-
-  const missing = [
-    !baseUrl && "--base-url (or PAYNETEASY_BASE_URL)",
-    !endpointId && !endpointGroupId && "--endpoint-id / --endpoint-group-id (or PAYNETEASY_ENDPOINT_ID)",
-    !login && "--login (or PAYNETEASY_LOGIN)",
-    !controlKey && "--control-key (or PAYNETEASY_CONTROL_KEY)",
-  ].filter(Boolean)
-  if (missing.length) throw new CliUsageError(`missing ${missing.join(", ")}`)
+  const { config: credentials, keyPath, timeoutMs: timeout } = credentialsFrom(values, io.env)
 
   let method: SignatureMethod | undefined
   if (values.signature !== undefined) {
@@ -159,19 +117,16 @@ export async function requestCommand(argv: string[], io: CliIO): Promise<number>
   let privateKeyPem: string | undefined
   if (effective === "RSA-SHA256") {
     if (!keyPath) throw new CliUsageError(`${opName} is signed with RSA-SHA256: pass --private-key <pem file> (or PAYNETEASY_PRIVATE_KEY)`)
-    privateKeyPem = readPrivateKey(keyPath, opName)
+    privateKeyPem = readPrivateKey(keyPath, `${opName} is signed with RSA-SHA256`)
   }
 
-  const secrets = [controlKey!, ...(privateKeyPem ? [privateKeyPem] : [])]
   const config: GatewayConfig = {
-    baseUrl: baseUrl!,
-    ...(endpointGroupId ? { endpointGroupId } : { endpointId }),
-    login: login!,
-    controlKey: controlKey!,
+    ...credentials,
     ...(privateKeyPem ? { privateKeyPem } : {}),
     ...(method ? { signatureMethods: { [opName]: method } } : {}),
     ...(timeout ? { timeouts: { connectMs: timeout, headersMs: timeout, bodyMs: timeout } } : {}),
   }
+  const secrets = secretsOf(config)
 
   let client: PaynetEasyClient
   try {
