@@ -157,7 +157,7 @@ medusaIntegrationTestRunner({
         if (process.env.RELIABILITY_DEBUG) console.log(`trial ${op} ${fault} → ${answer} ${verdict.problems.join("; ")}`)
         return verdict
       }
-      const adminPost = (path: string, body: unknown) => api.post(path, body, admin).then((r) => r.status, (e: any) => e.response?.status ?? 0)
+      const adminPost = (path: string, body: unknown) => api.post(path, body, admin).then((r: any) => r.status, (e: any) => e.response?.status ?? 0)
 
       while (results.length < TRIALS) {
         if (random() < 0.15) {

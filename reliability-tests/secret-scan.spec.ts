@@ -165,7 +165,7 @@ medusaIntegrationTestRunner({
       const tableControl = scanAll((await tablesText()).filter((t) => t.where === "table reliability_scan_control"), SECRETS)
       await pg.raw(`drop table reliability_scan_control`)
       await pg.raw(`update payment_session set data = data || ?::jsonb where id = ?`, [JSON.stringify({ [MARK]: { cvv: "123", number: CONTROL_PAN } }), declinedSession.session.id])
-      const sessionControl = scanAll((await sessionsText()).filter((s) => s.text.includes(MARK)), SECRETS)
+      const sessionControl = scanAll((await sessionsText()).filter((s: { text: string }) => s.text.includes(MARK)), SECRETS)
       const echoed = await api.get(`/store/carts/${declinedSession.cart.id}?fields=*payment_collection.payment_sessions`, storeHeaders(eur))
       expect(echoed.status).toBe(200)
       const responseControl = scanAll(bodies.filter((b) => b.text.includes(MARK)), SECRETS)
