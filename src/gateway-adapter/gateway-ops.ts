@@ -4,10 +4,13 @@
  * - `sendOnce`: a money-moving request is sent exactly once. If its response is lost
  *   (GatewayTransportError.indeterminate), we do NOT re-send: we ask STATUS for the same client_orderid
  *   (and orderid when known) and let the caller adopt what the gateway already has (ARCHITECTURE "Reliability").
+ *   An unreadable reply (GatewayProtocolError: a 200 we could not parse) is just as indeterminate: the gateway may
+ *   have processed the request, so it is STATUS first, never a failure (`isIndeterminate`).
  * - `pollStatus`: STATUS until a reply is decisive (final, or the payer has a next action) or the short budget runs
  *   out; the last reply is returned either way and the status table decides what it means (non-final → pending).
  */
 import {
+  GatewayProtocolError,
   GatewayServerError,
   GatewayTransportError,
   GatewayValidationError,
@@ -65,6 +68,10 @@ export type SendResult<N extends OperationName> =
 /** Whether a STATUS failure means "no such transaction" (the gateway answers unknown ids with an error reply). */
 export const isNotFound = (e: unknown) => e instanceof GatewayValidationError || (e instanceof GatewayServerError && (e.httpStatus ?? 0) < 500)
 
+/** Whether the request may have been processed although we have no usable reply (lost, timed out, or unreadable). */
+export const isIndeterminate = (e: unknown) =>
+  (e instanceof GatewayTransportError && e.indeterminate) || e instanceof GatewayProtocolError
+
 export async function sendOnce<N extends OperationName>(
   client: PaynetEasyClient,
   op: N,
@@ -74,7 +81,7 @@ export async function sendOnce<N extends OperationName>(
   try {
     return { kind: "reply", reply: await client.request(op, fields) }
   } catch (e) {
-    if (!(e instanceof GatewayTransportError) || !e.indeterminate) throw e
+    if (!isIndeterminate(e)) throw e
   }
   try {
     return { kind: "adopted", status: await client.request("STATUS", statusFields(q)) }

@@ -5,12 +5,14 @@
  * updatePaymentSession). Validation messages never contain the values.
  */
 import { z } from "zod"
+import { luhnOk } from "../../gateway/luhn"
 
 export const cardSchema = z.object({
   number: z
     .string({ error: "card.number is required" })
     .transform((v) => v.replace(/[\s-]/g, ""))
-    .refine((v) => /^[0-9]{12,19}$/.test(v), { message: "card.number must be 12–19 digits" }),
+    .refine((v) => /^[0-9]{12,19}$/.test(v), { message: "card.number must be 12–19 digits" })
+    .refine((v) => !/^[0-9]{12,19}$/.test(v) || luhnOk(v), { message: "card.number is not a valid card number (Luhn check failed)" }),
   cvv: z.string({ error: "card.cvv is required" }).trim().refine((v) => /^[0-9]{3,4}$/.test(v), { message: "card.cvv must be 3 or 4 digits" }),
   expMonth: z
     .union([z.string(), z.number()])

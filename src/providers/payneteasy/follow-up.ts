@@ -8,18 +8,19 @@
  * unchanged. Only one follow-up runs at a time per order.
  *
  * Why the snapshot: "STATUS shows a capture" is not proof that OUR capture arrived — on a second partial capture
- * the latest transaction may still be the first one. After a lost reply (indeterminate transport error):
+ * the latest transaction may still be the first one. After a lost reply (indeterminate transport error, or an
+ * unreadable reply — gateway-adapter isIndeterminate):
  * - STATUS shows the snapshot's serial → our request created nothing: it is sent once more;
  * - STATUS shows a new serial of our kind → adopted once it agrees with the amount we asked for (amountAgrees);
  * - anything else (another kind, a disagreeing amount, no serial to compare, lost twice) → IndeterminateFollowUp.
  * A transaction still not final after the poll budget is returned with `pending: true` and its real status, for
  * reconciliation (src/payment-data/session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
  */
-import { GatewayTransportError, type OperationResponse, type PaynetEasyClient } from "../../gateway"
+import { type OperationResponse, type PaynetEasyClient } from "../../gateway"
 import { isApproved } from "../../gateway/statuses"
 import { toMinor } from "./amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
-import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../../gateway-adapter/gateway-ops"
+import { isFinal, isIndeterminate, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../../gateway-adapter/gateway-ops"
 import { transactionTypeKey } from "./status-map"
 
 export type FollowOp = "CAPTURE" | "RETURN" | "VOID"
@@ -77,7 +78,7 @@ export async function followUp(client: PaynetEasyClient, req: FollowRequest): Pr
       reply = await client.request(req.op, req.fields)
     } catch (e) {
       if (isNotFound(e)) throw new GatewayRefusal(req.op, refusalReason(e))
-      if (!(e instanceof GatewayTransportError) || !e.indeterminate) throw wrap(req.op, e)
+      if (!isIndeterminate(e)) throw wrap(req.op, e)
       const now = await status(client, req).catch(() => {
         throw new IndeterminateFollowUp(req.op, req.query.orderId, "its STATUS could not be read either")
       })

@@ -43,6 +43,12 @@ describe("card fields", () => {
     }
   })
 
+  it("refuses a card number that fails the Luhn check (a typo is not sent to the gateway), naming the field only", () => {
+    expect(() => parseCard({ number: "4444555566661112", cvv: "123", expMonth: "12", expYear: "2031", holder: "A B" })).toThrow(/card\.number.*Luhn/)
+    expect(() => parseCard({ number: "4444555566661112", cvv: "123", expMonth: "12", expYear: "2031", holder: "A B" })).not.toThrow(/4444/)
+    expect(parseCard({ number: "4444555566661111", cvv: "123", expMonth: "12", expYear: "2031", holder: "A B" }).number).toBe("4444555566661111")
+  })
+
   it("transient keys are removed before data is parsed or returned", () => {
     const data = withoutTransient({ card: { number: "4111111111111111" }, client_ip: "1.2.3.4", browser: {}, session_id: "payses_1" })
     expect(data).toEqual({ session_id: "payses_1" })
