@@ -10,26 +10,13 @@
  */
 import { z } from "zod"
 import { currencyExponent } from "../../../../gateway/money"
+import { luhnOk } from "../../../../gateway/luhn"
 
 export const PAYOUT_METHOD_VALUES = ["single", "two_step", "form"] as const
 export const DESTINATION_TYPE_VALUES = ["card", "saved_card", "bank", "wallet", "phone"] as const
 export const MAX_LEN = { amount: 24, recipient: 128, purpose: 255, bank_name: 100, bank_branch: 100, account_number: 34, wallet_id: 64, card_id: 64, idempotencyKey: 128 } as const
 
-/** Luhn check on a digit string. */
-export function luhnOk(digits: string): boolean {
-  let sum = 0
-  let double = false
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48
-    if (double) {
-      d *= 2
-      if (d > 9) d -= 9
-    }
-    sum += d
-    double = !double
-  }
-  return sum % 10 === 0
-}
+export { luhnOk } from "../../../../gateway/luhn"
 
 const text = (name: string, max: number) =>
   z
