@@ -28,24 +28,14 @@ import {
   adminAndEurStore, checkoutToPaymentSession, completeCartResponse, storeHeaders, type AdminAuth, type StoreFixture,
 } from "../integration-tests/helpers/store"
 import { printFigures } from "./helpers/figures"
+import { RELIABILITY_SEED, rng } from "./helpers/random"
 
 jest.setTimeout(600_000)
 
 const sandbox = useSandbox()
 const TRIALS = Number(process.env.RELIABILITY_FAULT_TRIALS ?? 100)
-const SEED = Number(process.env.RELIABILITY_SEED ?? 20261123)
+const SEED = RELIABILITY_SEED
 
-/** mulberry32: a small seeded PRNG, so a failing sequence can be replayed with RELIABILITY_SEED. */
-function rng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 type FaultKind = "response-lost" | "connection-reset" | "http-500" | "latency" | "callback-off"
 const FAULTS: FaultKind[] = ["response-lost", "connection-reset", "http-500", "latency", "callback-off"]

@@ -25,13 +25,14 @@ import { markSettled } from "../src/reconciliation/watch"
 import { routeFiles } from "./helpers/routes"
 import { diff, quiet, snapshot, watchedTables } from "./helpers/state"
 import { printFigures } from "./helpers/figures"
+import { RELIABILITY_SEED } from "./helpers/random"
 
 jest.setTimeout(600_000)
 
 const sandbox = useSandbox()
 
 const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? 1000)
-const SEED = Number(process.env.RELIABILITY_SEED ?? 20261123)
+const SEED = RELIABILITY_SEED
 
 const CALLBACK_PARAMS = [
   "status", "orderid", "client_orderid", "control", "type", "amount", "merchant_order", "serial-number", "error_message",

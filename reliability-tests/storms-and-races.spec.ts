@@ -24,7 +24,9 @@ import { ordersForCart, paymentsForSession, waitFor } from "../integration-tests
 import {
   adminAndEurStore, checkoutToPaymentSession, completeCartResponse, type StoreFixture,
 } from "../integration-tests/helpers/store"
+import { setTimeout as sleep } from "node:timers/promises"
 import { printFigures } from "./helpers/figures"
+import { RELIABILITY_SEED, rng } from "./helpers/random"
 
 jest.setTimeout(600_000)
 
@@ -32,20 +34,9 @@ const sandbox = useSandbox()
 const SESSIONS = Number(process.env.RELIABILITY_STORM_SESSIONS ?? 20)
 const DELIVERIES = Number(process.env.RELIABILITY_STORM_DELIVERIES ?? 50)
 const RACES = Number(process.env.RELIABILITY_RACES ?? 100)
-const SEED = Number(process.env.RELIABILITY_SEED ?? 20261123)
+const SEED = RELIABILITY_SEED
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Storm Shopper" }
 
-function rng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const ahead = () => new Date(Date.now() + 6_000)
 
 interface Paid {
