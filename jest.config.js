@@ -1,5 +1,6 @@
 // Unit tests: src/**/__tests__/*.unit.spec.ts (TEST_TYPE=unit).
 // Browser tests: browser-tests/**/*.spec.ts (TEST_TYPE=browser) — need /usr/bin/chromium (apt-get install chromium).
+// Reliability tests: reliability-tests/**/*.spec.ts (TEST_TYPE=reliability) — same harness as integration.
 // Integration tests: integration-tests/http/*.spec.ts (TEST_TYPE=integration:http) — a real Medusa app + Postgres;
 // integration-tests/setup/global-setup.js finds a Postgres (env, localhost:5432) or starts an embedded one.
 module.exports = {
@@ -22,6 +23,14 @@ if (type === "integration:http") {
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
   // Booting Medusa (migrations for every module) takes tens of seconds on 2 cores; hooks share this limit.
   module.exports.testTimeout = 240000
+} else if (type === "reliability") {
+  // Reliability tier: reliability-tests/**/*.spec.ts — fault trials, storms, races, fuzzing, secret scans, auth sweep;
+  // the same Postgres set-up and helpers as the integration tier (integration-tests/helpers, medusa-config).
+  module.exports.testMatch = ["**/reliability-tests/**/*.spec.[jt]s"]
+  module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
+  module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
+  module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
+  module.exports.testTimeout = 300000
 } else if (type === "unit") {
   module.exports.testMatch = ["**/src/**/__tests__/**/*.unit.spec.[jt]s", "**/bench/**/__tests__/**/*.unit.spec.[jt]s"]
 } else if (type === "browser") {

@@ -9,22 +9,13 @@
 import { payHostedPage } from "../src/sandbox"
 import { DEFAULT_PROVIDERS, TEST_CARD, useAdminApp } from "./helpers/admin-app"
 import { checkoutToPaymentSession, storeHeaders } from "../integration-tests/helpers/store"
+import { waitFor } from "../integration-tests/helpers/inspect"
 
 jest.setTimeout(120_000)
 
 const app = useAdminApp({
   providers: [...DEFAULT_PROVIDERS, { id: "wrongkey", options: { controlKey: "00000000-WRONG-KEY-0000-000000000000" } }],
 })
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await probe()
-    if (v) return v as T
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
 it("logs in at /app and the sidebar leads to the PaynetEasy page", async () => {
   const { page } = app()

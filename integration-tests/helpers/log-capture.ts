@@ -1,44 +1,50 @@
 /**
- * `captureLogs()` — call at the top level of a spec: records everything written to stdout / stderr or through
- * `console` while the spec runs (Medusa's winston Console transport writes to `console._stdout` when the console has
- * one, so one is provided), for "no card data in the logs" assertions. Returns the accessor of the text so far.
- * Same technique as provider-direct.spec.ts, as a helper for new specs, except that the console's `_stdout` is the real
- * stream behind a recording proxy (a bare `{ write }` object breaks Node's console, which calls `removeListener` on it).
+ * Everything written to stdout / stderr or through `console` while a suite runs, for the specs that prove no card
+ * number or secret reaches a log. Medusa's logger (winston's Console transport) writes to `console._stdout` when the
+ * console has one, else through a console.log it bound at import. Jest's buffering console (several spec files in one
+ * run) has no `_stdout`, so those lines would never reach process.stdout: we give the console a `_stdout` that
+ * records, and capture the console methods as well. The recorder is the real stdout in every other respect (Node's
+ * Console and the migration runner's logger call its listener methods, as when a file runs alone).
+ *
+ * Call `captureLogs()` at the top level of a spec; it installs in beforeAll and restores in afterAll, and the array
+ * it returns fills as the suite runs.
  */
 import { format } from "node:util"
 
-export function captureLogs(): () => string {
+const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug"] as const
+
+export function captureLogs(): string[] {
   const logged: string[] = []
   const originalOut = process.stdout.write.bind(process.stdout)
   const originalErr = process.stderr.write.bind(process.stderr)
-  const METHODS = ["log", "info", "warn", "error", "debug"] as const
-  const originalConsole = Object.fromEntries(METHODS.map((m) => [m, console[m]])) as Record<(typeof METHODS)[number], (...a: unknown[]) => void>
+  const originalConsole = Object.fromEntries(CONSOLE_METHODS.map((m) => [m, console[m]])) as Record<
+    (typeof CONSOLE_METHODS)[number],
+    (...a: unknown[]) => void
+  >
   const hadStdout = Object.prototype.hasOwnProperty.call(console, "_stdout")
   const originalConsoleStdout = (console as any)._stdout
+  const recordTo = (write: (chunk: any, ...rest: any[]) => boolean) => (chunk: any, ...rest: any[]) => {
+    logged.push(String(chunk))
+    return write(chunk, ...rest)
+  }
+
   beforeAll(() => {
-    // A full stream (Node's console calls once/removeListener on it), whose write also records.
-    ;(console as any)._stdout = new Proxy(process.stdout, {
-      get(target, key) {
-        if (key === "write") return (chunk: any, ...rest: any[]) => (logged.push(String(chunk)), originalOut(chunk, ...rest))
-        const v = Reflect.get(target, key)
-        return typeof v === "function" ? v.bind(target) : v
-      },
-    })
-    for (const m of METHODS) {
+    ;(console as any)._stdout = Object.create(process.stdout, { write: { value: recordTo(originalOut) } })
+    for (const m of CONSOLE_METHODS) {
       console[m] = (...args: unknown[]) => {
         logged.push(format(...args))
         originalConsole[m].apply(console, args)
       }
     }
-    process.stdout.write = ((chunk: any, ...rest: any[]) => (logged.push(String(chunk)), originalOut(chunk, ...rest))) as typeof process.stdout.write
-    process.stderr.write = ((chunk: any, ...rest: any[]) => (logged.push(String(chunk)), originalErr(chunk, ...rest))) as typeof process.stderr.write
+    process.stdout.write = recordTo(originalOut) as typeof process.stdout.write
+    process.stderr.write = recordTo(originalErr) as typeof process.stderr.write
   })
   afterAll(() => {
-    for (const m of METHODS) console[m] = originalConsole[m]
+    for (const m of CONSOLE_METHODS) console[m] = originalConsole[m]
     if (hadStdout) (console as any)._stdout = originalConsoleStdout
     else delete (console as any)._stdout
     process.stdout.write = originalOut
     process.stderr.write = originalErr
   })
-  return () => logged.join("")
+  return logged
 }

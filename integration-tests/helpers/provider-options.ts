@@ -10,6 +10,8 @@ import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { BACKEND_URL_ENV } from "./backend-url"
 
 export const SANDBOX_URL_ENV = "PAYNETEASY_SANDBOX_URL"
+/** PEM of the RSA private key the payneteasy registration signs v4 requests with (set by specs that need it). */
+export const PRIVATE_KEY_ENV = "PAYNETEASY_TEST_PRIVATE_KEY"
 
 /** Used only when a spec boots the app without useSandbox(): the provider still validates, nothing answers there. */
 const UNSET_SANDBOX_URL = "http://127.0.0.1:9/paynet-sandbox-not-started"
@@ -33,7 +35,13 @@ export function testProviderOptions(key: TestProviderKey) {
   }
   switch (key) {
     case "payneteasy":
-      return { ...base, flow: "hosted" as const, capture: "manual" as const }
+      // Payouts go through this registration (payouts spec): EUR and JPY allowed, with per-payout limits; the RSA key
+      // for the v4 payout-check / payout-pay only when a spec registered one (PAYNETEASY_TEST_PRIVATE_KEY).
+      return {
+        ...base, flow: "hosted" as const, capture: "manual" as const,
+        payouts: { currencies: ["EUR", "JPY"], maxAmount: { EUR: "1000.00", JPY: "100000" } },
+        ...(process.env[PRIVATE_KEY_ENV] ? { privateKey: process.env[PRIVATE_KEY_ENV] } : {}),
+      }
     case "direct":
       return { ...base, flow: "direct" as const, capture: "manual" as const }
     case "auto":

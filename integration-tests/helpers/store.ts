@@ -228,6 +228,16 @@ export async function createAdminUser(
   return { headers: { authorization: `Bearer ${login.data.token}` }, token: login.data.token, userId: user.id, email, password }
 }
 
+/**
+ * The setup most specs share: an admin login and a EUR store selling one 10.42 product. Call it in a `beforeAll`
+ * inside `testSuite` (the runner snapshots the database after it): `({ admin, eur } = await adminAndEurStore(...))`.
+ */
+export async function adminAndEurStore(api: Api, container: MedusaContainer): Promise<{ admin: AdminAuth; eur: StoreFixture }> {
+  const admin = await createAdminUser(api, container)
+  const eur = await seedStore(container, { currency: "eur", unitPrice: "10.42" })
+  return { admin, eur }
+}
+
 function jwtPayload(token: string): Record<string, unknown> {
   const part = token.split(".")[1] ?? ""
   return JSON.parse(Buffer.from(part, "base64url").toString("utf8"))
@@ -365,4 +375,36 @@ export async function checkoutToPaymentSession(
   const data = options.sessionData ?? { payer: payerFromCart(cart) }
   const { paymentCollection, session } = await initiatePaymentSession(api, store, collection.id, providerId, data)
   return { cart, paymentCollection, session }
+}
+
+export interface CustomerAuth {
+  id: string
+  email: string
+  /** Store headers (publishable key) plus the customer's bearer token. */
+  headers: Record<string, string>
+}
+
+/**
+ * A registered, logged-in customer of `store` (Medusa's emailpass auth: register → create the customer → log in), with
+ * a default billing address when `billing` is given (the gateway needs a payer address and phone for a verification).
+ */
+export async function registerCustomer(
+  api: Api,
+  store: StoreFixture,
+  tag: string,
+  billing?: { address_1: string; city: string; postal_code: string; country_code: string; phone: string }
+): Promise<CustomerAuth> {
+  const email = `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@payneteasy.test`
+  const password = "customer-password"
+  const names = { first_name: "Card", last_name: "Keeper" }
+  const reg = await api.post("/auth/customer/emailpass/register", { email, password })
+  const created = await api.post("/store/customers", { email, ...names }, {
+    headers: { ...storeHeaders(store).headers, authorization: `Bearer ${reg.data.token}` },
+  })
+  const login = await api.post("/auth/customer/emailpass", { email, password })
+  const headers = { ...storeHeaders(store).headers, authorization: `Bearer ${login.data.token}` }
+  if (billing) {
+    await api.post("/store/customers/me/addresses", { ...names, ...billing, is_default_billing: true }, { headers })
+  }
+  return { id: created.data.customer.id, email, headers }
 }

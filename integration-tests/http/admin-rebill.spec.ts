@@ -11,7 +11,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { waitFor } from "../helpers/inspect"
-import { createAdminUser, payerFromCart, seedStore, storeHeaders, type AdminAuth, type StoreFixture } from "../helpers/store"
+import { createAdminUser, payerFromCart, registerCustomer, seedStore, storeHeaders, type AdminAuth, type StoreFixture } from "../helpers/store"
 
 jest.setTimeout(300_000)
 
@@ -37,13 +37,7 @@ medusaIntegrationTestRunner({
     const call = (p: Promise<any>) => p.catch((e: any) => e.response)
 
     async function customerWithPaidOrder(store: StoreFixture) {
-      const email = `rebill-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@payneteasy.test`
-      const password = "customer-password"
-      const reg = await api.post("/auth/customer/emailpass/register", { email, password })
-      await api.post("/store/customers", { email, first_name: "Re", last_name: "Bill" },
-        { headers: { ...storeHeaders(store).headers, authorization: `Bearer ${reg.data.token}` } })
-      const login = await api.post("/auth/customer/emailpass", { email, password })
-      const headers = { ...storeHeaders(store).headers, authorization: `Bearer ${login.data.token}` }
+      const { headers } = await registerCustomer(api, store, "rebill")
       const address = { first_name: "Re", last_name: "Bill", address_1: "4 Rebill St", city: "Town", postal_code: "10117", country_code: store.countryCode, phone: "+49303333333" }
       const created = await api.post("/store/carts", {
         region_id: store.regionId, sales_channel_id: store.salesChannelId, items: [{ variant_id: store.variantId, quantity: 1 }],

@@ -15,12 +15,13 @@ import { callbackControl } from "../../src/gateway"
 import { payHostedPage } from "../../src/sandbox"
 import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { GATEWAY_EVENT } from "../../src/workflows/payneteasy/reflect-later-event"
 import { backendUrl } from "../helpers/backend-url"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import {
-  createAdminUser, seedStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth,
+  adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth,
   type StoreFixture,
 } from "../helpers/store"
 import { waitFor, ordersForCart, paymentsForSession, callbackLog, callbackRows, onlyGatewayOrder } from "../helpers/inspect"
@@ -53,6 +54,18 @@ async function waitForProcessedCallback(container: MedusaContainer, clientOrderI
   })
 }
 
+/** Collects `payneteasy.gateway_event` emissions on the app's event bus until `stop()`. */
+function watchGatewayEvents(container: MedusaContainer) {
+  const bus = container.resolve(Modules.EVENT_BUS)
+  const list: any[] = []
+  const subscriberId = `test-gateway-events-${Math.random().toString(36).slice(2)}`
+  const handler = async (event: { data: any }) => {
+    list.push(event.data)
+  }
+  bus.subscribe(GATEWAY_EVENT, handler, { subscriberId })
+  return { list, stop: () => bus.unsubscribe(GATEWAY_EVENT, handler, { subscriberId }) }
+}
+
 /** A GET to our callback route with the given parameters, like the gateway sends it. */
 async function sendCallback(params: Record<string, string>) {
   const url = new URL(`${backendUrl()}/payneteasy/callback`)
@@ -77,8 +90,9 @@ medusaIntegrationTestRunner({
     let eur: StoreFixture
 
     beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+
+      ;({ admin, eur } = await adminAndEurStore(api, getContainer()))
+
     })
 
     beforeEach(() => {
@@ -296,28 +310,102 @@ medusaIntegrationTestRunner({
         expect(await paymentsForSession(container, session.id)).toHaveLength(0)
       })
 
-      it("a chargeback callback is recorded in the log and on the order", async () => {
+      it("a chargeback callback, once STATUS confirms its type and amount, is recorded in the log and on the order and announced once", async () => {
         const container = getContainer()
-        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
-        await payHostedPage(session.data.redirectUrl, CARD)
-        await waitForProcessedCallback(container, session.id, "sale")
-        const [orderId] = await ordersForCart(container, cart.id)
-        expect(orderId).toBeDefined()
+        const events = watchGatewayEvents(container)
+        try {
+          const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
+          await payHostedPage(session.data.redirectUrl, CARD)
+          await waitForProcessedCallback(container, session.id, "sale")
+          const [orderId] = await ordersForCart(container, cart.id)
+          expect(typeof orderId).toBe("string")
 
-        sandbox().control.chargeback(onlyGatewayOrder(sandbox(), session.id).orderid)
-        const row = await waitForProcessedCallback(container, session.id, "chargeback")
-        expect(row.status).toBe("approved")
-        expect(row.outcome).toBe("processed")
-        expect(row.amount).toBe("10.42")
+          const gatewayOrder = onlyGatewayOrder(sandbox(), session.id)
+          const chargeback = sandbox().control.chargeback(gatewayOrder.orderid)
+          const serial = chargeback.transactions[chargeback.transactions.length - 1].serial
+          const row = await waitForProcessedCallback(container, session.id, "chargeback")
+          expect(row.status).toBe("approved")
+          expect(row.outcome).toBe("processed")
+          expect(row.amount).toBe("10.42")
+          expect(row.outcome_detail).toMatch(/confirmed by STATUS/)
 
-        const order = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
-        const events = (order.metadata as any)?.payneteasy_events
-        expect(events).toEqual([
-          expect.objectContaining({ callback_id: row.id, type: "chargeback", status: "approved", amount: "10.42", confirmed: false }),
-        ])
-        // Recording moved no money in Medusa.
-        const [payment] = await paymentsForSession(container, session.id)
-        expect(payment.refunds ?? []).toHaveLength(0)
+          const order = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
+          expect((order.metadata as any)?.payneteasy_events).toEqual([
+            expect.objectContaining({ callback_id: row.id, type: "chargeback", status: "approved", amount: "10.42", serial, confirmed: true }),
+          ])
+          // Recording moved no money in Medusa.
+          const [payment] = await paymentsForSession(container, session.id)
+          expect(payment.refunds ?? []).toHaveLength(0)
+          await waitFor("the gateway event", async () => events.list.length > 0)
+          expect(events.list).toEqual([
+            expect.objectContaining({ callback_id: row.id, type: "chargeback", status: "approved", amount: "10.42", serial, order_id: orderId, confirmed: true }),
+          ])
+
+          // The same genuine chargeback callback replayed with another amount (a new event key): STATUS shows no
+          // such chargeback, so it stays in the log as unconfirmed and reaches neither the order nor the event bus.
+          const sent = sandbox().control.callbacks().find((c) => c.clientOrderId === session.id && c.type === "chargeback")!
+          const replay = new URL(sent.url)
+          replay.searchParams.set("amount", "3.00")
+          expect((await fetch(replay, { redirect: "manual" })).status).toBe(200)
+          const replayed = await waitFor("the replayed chargeback processed", async () => {
+            const rows = await callbackRows(container, { client_orderid: session.id, type: "chargeback", amount: "3.00" })
+            return rows[0] && rows[0].outcome !== "received" ? rows[0] : false
+          })
+          expect(replayed.outcome).toBe("ignored")
+          expect(replayed.outcome_detail).toMatch(/^not confirmed by STATUS/)
+          const after = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
+          expect((after.metadata as any)?.payneteasy_events).toHaveLength(1)
+          expect(events.list).toHaveLength(1)
+        } finally {
+          events.stop()
+        }
+      })
+
+      it("a genuine callback replayed as an approved chargeback of another amount changes no order and emits no event", async () => {
+        const container = getContainer()
+        const events = watchGatewayEvents(container)
+        try {
+          const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
+          await payHostedPage(session.data.redirectUrl, CARD)
+          await waitForProcessedCallback(container, session.id, "sale")
+          const [orderId] = await ordersForCart(container, cart.id)
+          expect(typeof orderId).toBe("string")
+          const before = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
+          const paymentMetadata = async () => {
+            const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+              entity: "payment", fields: ["id", "metadata"], filters: { payment_session_id: session.id },
+            })
+            expect(data).toHaveLength(1)
+            return (data[0] as any).metadata ?? null
+          }
+          const paymentBefore = await paymentMetadata()
+
+          // Anyone who saw the sale's callback URL: same status / orderid / client_orderid, so the control verifies.
+          const genuine = sandbox().control.callbacks().find((c) => c.clientOrderId === session.id && c.type === "sale")!
+          const forged = new URL(genuine.url)
+          forged.searchParams.set("type", "chargeback")
+          forged.searchParams.set("amount", "999.99")
+          expect((await fetch(forged, { redirect: "manual" })).status).toBe(200)
+          const row = await waitFor("the forged chargeback processed", async () => {
+            const rows = await callbackRows(container, { client_orderid: session.id, type: "chargeback" })
+            return rows[0] && rows[0].outcome !== "received" ? rows[0] : false
+          })
+          expect(row.outcome).toBe("ignored")
+          expect(row.outcome_detail).toMatch(/^not confirmed by STATUS: STATUS shows no unrecorded chargeback approved of 999.99/)
+
+          const after = await container.resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["id", "metadata"] })
+          expect(after.metadata ?? null).toEqual(before.metadata ?? null)
+          expect((after.metadata as any)?.payneteasy_events).toBeUndefined()
+          expect(await paymentMetadata()).toEqual(paymentBefore)
+          const [paymentAfter] = await paymentsForSession(container, session.id)
+          expect(paymentAfter.refunds ?? []).toHaveLength(0)
+          // A genuine event processed after the forged one is announced, so the bus was being heard all along.
+          sandbox().control.chargeback(onlyGatewayOrder(sandbox(), session.id).orderid, "1.00")
+          await waitFor("the real chargeback's event", async () => events.list.length > 0)
+          expect(events.list.map((e) => [e.type, e.amount])).toEqual([["chargeback", "1.00"]])
+        } finally {
+          events.stop()
+        }
       })
 
       it("with callbacks switched off, reconciliation alone brings the payment to its final state", async () => {
@@ -335,7 +423,7 @@ medusaIntegrationTestRunner({
           const ids = await ordersForCart(container, cart.id)
           return ids.length ? ids : false
         })
-        expect(orderId).toBeDefined()
+        expect(await ordersForCart(container, cart.id)).toEqual([orderId])
         // (The scheduled job may have run the check concurrently; its bookkeeping lands right after the order.)
         await waitFor("reconciliation row marked final", async () => {
           const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
@@ -408,7 +496,7 @@ medusaIntegrationTestRunner({
           },
           60_000
         )
-        expect(orderId).toBeDefined()
+        expect(await ordersForCart(container, cart.id)).toEqual([orderId])
         // The order is made inside the check; the check's own bookkeeping is written right after it.
         const watch = await waitFor("reconciliation row marked final", async () => {
           const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })

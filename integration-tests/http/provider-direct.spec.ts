@@ -5,14 +5,14 @@
  * lost" fault (exactly one gateway transaction), and a scan proving PAN / CVV never reach the DB or the logs.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { format } from "node:util"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { completeChallenge } from "../../src/sandbox"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
+import { captureLogs } from "../helpers/log-capture"
 import {
-  createAdminUser, seedStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
+  adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
   type StoreFixture,
 } from "../helpers/store"
 
@@ -24,51 +24,8 @@ const sandbox = useSandbox()
 const PAN = "4111111111111111"
 const card = (cvv: string) => ({ number: PAN, cvv, expMonth: "12", expYear: "2031", holder: "Direct Shopper" })
 
-/**
- * Everything written to stdout / stderr or through `console` while the suite runs. Medusa's logger (winston's
- * Console transport) writes to `console._stdout` when the console has one, else through a console.log it bound at
- * import. Jest's buffering console (several spec files in one run) has no `_stdout`, so those lines would never
- * reach process.stdout: we give the console a `_stdout` that records, and capture the console methods as well
- * (alone, Jest's console is a plain Console whose `_stdout` must stay a working stream).
- */
-const logged: string[] = []
-const originalOut = process.stdout.write.bind(process.stdout)
-const originalErr = process.stderr.write.bind(process.stderr)
-const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug"] as const
-const originalConsole = Object.fromEntries(CONSOLE_METHODS.map((m) => [m, console[m]])) as Record<(typeof CONSOLE_METHODS)[number], (...a: unknown[]) => void>
-const hadStdout = Object.prototype.hasOwnProperty.call(console, "_stdout")
-const originalConsoleStdout = (console as any)._stdout
-beforeAll(() => {
-  // A real stream underneath (Node's Console calls once/removeListener on it when Jest's console is a plain one,
-  // as when this file runs alone); only write is ours.
-  const recorder = Object.create(process.stdout)
-  recorder.write = (chunk: any, ...rest: any[]) => {
-    logged.push(String(chunk))
-    return originalOut(chunk, ...rest)
-  }
-  ;(console as any)._stdout = recorder
-  for (const m of CONSOLE_METHODS) {
-    console[m] = (...args: unknown[]) => {
-      logged.push(format(...args))
-      originalConsole[m].apply(console, args)
-    }
-  }
-  process.stdout.write = ((chunk: any, ...rest: any[]) => {
-    logged.push(String(chunk))
-    return originalOut(chunk, ...rest)
-  }) as typeof process.stdout.write
-  process.stderr.write = ((chunk: any, ...rest: any[]) => {
-    logged.push(String(chunk))
-    return originalErr(chunk, ...rest)
-  }) as typeof process.stderr.write
-})
-afterAll(() => {
-  for (const m of CONSOLE_METHODS) console[m] = originalConsole[m]
-  if (hadStdout) (console as any)._stdout = originalConsoleStdout
-  else delete (console as any)._stdout
-  process.stdout.write = originalOut
-  process.stderr.write = originalErr
-})
+/** Everything the suite writes to stdout / stderr / console (helpers/log-capture.ts). */
+const logged = captureLogs()
 
 function postCard(api: Api, store: StoreFixture, sessionId: string, body: unknown) {
   return api.post(`/store/payneteasy/payment-sessions/${sessionId}/card`, body, storeHeaders(store)).catch((e: any) => e.response)
@@ -81,8 +38,9 @@ medusaIntegrationTestRunner({
     let eur: StoreFixture
 
     beforeAll(async () => {
-      admin = await createAdminUser(api, getContainer())
-      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
+
+      ;({ admin, eur } = await adminAndEurStore(api, getContainer()))
+
     })
 
     /** Rows of the payment tables as text, for leak scans (the runner restores the DB before each test: scan inside one). */

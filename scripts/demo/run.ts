@@ -15,6 +15,7 @@ import { PROVIDER_ID, runCheckout } from "./checkout"
 import { setShopConfig, SHOP_PATH } from "./shop"
 import { fromMinorUnits, toMinorUnits } from "../../src/gateway/money"
 import { fetchApi } from "./http-api"
+import { payoutKeys, runPayouts } from "./payouts"
 import { preferredPort } from "./ports"
 import { prepareDatabase, type DemoDatabase } from "./postgres"
 import { DemoCheckError, DemoStepError, describeError, say, step } from "./steps"
@@ -62,12 +63,13 @@ export async function main({ once }: { once: boolean }): Promise<void> {
     say(`publishable key: ${result.publishableKey}`)
     say(`sandbox: ${result.sandboxUrl}`)
     say(`callback: ${result.callbackUrl}`)
+    say(`payout form: ${result.payouts.form.form_url}`)
     const m = result.medusa
     const fmt = (a: string) => `${formatAmount(a, m.currency)} ${m.currency}`
     const okLine =
       `demo: ok — order #${m.displayId ?? "?"} for ${fmt(result.orderTotal)} paid on the hosted page, ` +
       `${m.captured.map(fmt).join(" + ")} captured, ${m.refunded.map(fmt).join(" + ")} refunded; ` +
-      `Medusa and the gateway agree (${seconds}s)`
+      `Medusa and the gateway agree; payouts: single + two-step approved, hosted form issued (${seconds}s)`
     if (once) {
       await shutdown(running)
       say(okLine)
@@ -91,9 +93,24 @@ export async function main({ once }: { once: boolean }): Promise<void> {
 async function demo(running: Running) {
   const db = (running.db = await step("Postgres: find a server, recreate the demo database", () => prepareDatabase(), (d) => d.display))
 
+  const keys = await step(
+    "RSA key pair for v4 payouts: generate, private key to .demo/keys (provider privateKey)",
+    async () => payoutKeys(path.join(REPO_ROOT, ".demo", "keys")),
+    (k) => path.relative(REPO_ROOT, k.privateKeyPath)
+  )
   const sandbox = (running.sandbox = await step(
-    "sandbox gateway: start",
-    async () => startSandbox({ port: await preferredPort(4010, "127.0.0.1"), host: "127.0.0.1" }),
+    "sandbox gateway: start, with the demo's RSA public key registered",
+    async () =>
+      startSandbox({
+        port: await preferredPort(4010, "127.0.0.1"),
+        host: "127.0.0.1",
+        merchants: [{
+          ...DEFAULT_SANDBOX_MERCHANT,
+          endpointIds: [...DEFAULT_SANDBOX_MERCHANT.endpointIds],
+          endpointGroupIds: [...DEFAULT_SANDBOX_MERCHANT.endpointGroupIds],
+          publicKeyPem: keys.publicKeyPem,
+        }],
+      }),
     (s) => s.url
   ))
 
@@ -116,6 +133,8 @@ async function demo(running: Running) {
           flow: "hosted",
           backendUrl,
           storefrontReturnUrl,
+          privateKey: keys.privateKeyPath,
+          payouts: { currencies: ["EUR"], maxAmount: { EUR: "500.00" } },
         },
       }),
     (dir) => path.relative(REPO_ROOT, path.join(dir, "medusa-config.ts"))
@@ -163,6 +182,8 @@ async function demo(running: Running) {
   const sdk = await step("admin: log in with @medusajs/js-sdk", () => adminSdk(app.url, ADMIN), () => ADMIN.email)
   const medusa: MedusaPaymentView = await captureAndRefund(sdk, checkout.orderId, { capture: CAPTURE, refund: REFUND })
 
+  const payouts = await runPayouts(sdk)
+
   const gateway = await step("summary: compare Medusa's records with the gateway's", async () => {
     const [order] = sandbox.control.byClientOrderId(checkout.sessionId)
     if (!order) throw new DemoCheckError(`the sandbox has no order for ${checkout.sessionId}`)
@@ -180,6 +201,7 @@ async function demo(running: Running) {
     medusa,
     orderTotal: checkout.orderTotal,
     orderId: checkout.orderId,
+    payouts,
   }
 }
 

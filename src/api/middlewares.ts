@@ -6,6 +6,7 @@
  *   no publishable-key check, no authentication and no CORS (F/http/router.ts) — the gateway has none of those.
  * - /admin/payneteasy/*: the dashboard's routes. Medusa's admin authentication (session or bearer; 401 without) and
  *   zod validation of queries and bodies (admin/payneteasy/_lib/validators.ts).
+ * - /admin/payneteasy/* and /store/payneteasy/*: request-guard.ts refuses NUL bytes and over-deep query keys (400).
  */
 import { authenticate, defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
 import {
@@ -16,6 +17,7 @@ import {
 } from "./admin/payneteasy/_lib/validators"
 import { StorePaynetEasyAddCardBody } from "./store/payneteasy/cards/validators"
 import { AdminPaynetEasyRebillBody } from "./admin/payneteasy/_lib/saved-card-validators"
+import { refuseUnusableInput } from "./request-guard"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 const customerAuth = authenticate("customer", ["session", "bearer"])
@@ -24,7 +26,8 @@ export default defineMiddlewares({
   routes: [
     { matcher: "/payneteasy/callback", methods: ["GET", "POST"], bodyParser: { preserveRawBody: true, sizeLimit: "64kb" } },
     { matcher: "/payneteasy/return", methods: ["POST", "GET"], bodyParser: { preserveRawBody: true, sizeLimit: "64kb" } },
-    { matcher: "/admin/payneteasy*", middlewares: [adminAuth] },
+    { matcher: "/admin/payneteasy*", middlewares: [adminAuth, refuseUnusableInput] },
+    { matcher: "/store/payneteasy*", middlewares: [refuseUnusableInput] },
     {
       matcher: "/admin/payneteasy/callbacks",
       methods: ["GET"],
@@ -41,5 +44,7 @@ export default defineMiddlewares({
     { matcher: "/store/payneteasy/cards*", middlewares: [customerAuth] },
     { matcher: "/store/payneteasy/cards", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyAddCardBody)] },
     { matcher: "/admin/payneteasy/orders/:id/rebill", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyRebillBody)] },
+    // Payouts: small JSON bodies (admin authentication comes from the /admin/payneteasy* entry above).
+    { matcher: "/admin/payneteasy/payouts*", bodyParser: { sizeLimit: "16kb" } },
   ],
 })

@@ -16,11 +16,11 @@ import { OPERATIONS, type OperationName, type OperationResponse, type OperationS
 import { prepareRequest, type RequestFields } from "./request"
 import { interpretReply } from "./response"
 import { HttpTransport } from "./transport"
+import { setTimeout as sleep } from "node:timers/promises"
 
 /** Backoff before retry n (1-based) of a read-only operation. */
 const backoffMs = (attempt: number): number => 100 * 2 ** (attempt - 1) + Math.floor(Math.random() * 50)
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** Whether a failed read-only attempt is worth repeating. */
 function isTransient(error: unknown): boolean {

@@ -63,3 +63,7 @@ export type {
   AuthScheme,
   ControlTerm,
 } from "./operations"
+export { GATEWAY_STATUSES, parseGatewayStatus, isFinal, isApproved, isDeclined } from "./statuses"
+export type { GatewayStatus, FinalGatewayStatus } from "./statuses"
+export { confirmLaterEvent, laterEventType, MAX_SERIAL_CHECKS } from "./later-event"
+export type { LaterEventClaim, ConfirmedLaterEvent, Confirmation } from "./later-event"

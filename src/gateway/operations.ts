@@ -50,9 +50,21 @@ const optionalId = id.optional()
 const str = z.string()
 const optionalStr = z.union([z.string(), z.number()]).transform((v) => String(v)).optional()
 
-/** Final and non-final transaction statuses (notes §4). Unknown values are kept as strings, never dropped. */
+/** Final and non-final transaction statuses (notes §4): THE status list (statuses.ts reads it). */
 export const FINAL_STATUSES = ["approved", "declined", "error", "filtered"] as const
 export const NON_FINAL_STATUSES = ["processing", "unknown", "chain_declined"] as const
+/** Every wire status we know, plus the explicit "other" that any unlisted value parses as (never final). */
+export const GATEWAY_STATUSES = [...FINAL_STATUSES, ...NON_FINAL_STATUSES, "other"] as const
+export type GatewayStatus = (typeof GATEWAY_STATUSES)[number]
+const KNOWN_STATUSES = new Set<string>([...FINAL_STATUSES, ...NON_FINAL_STATUSES])
+
+/** The wire `status` as an enum value: trimmed, lower-cased, anything unlisted (or missing) is "other". */
+export function parseGatewayStatus(status: unknown): GatewayStatus {
+  const s = typeof status === "string" || typeof status === "number" ? String(status).trim().toLowerCase() : ""
+  return KNOWN_STATUSES.has(s) ? (s as GatewayStatus) : "other"
+}
+const wireStatus = z.union([z.string(), z.number()]).transform(parseGatewayStatus)
+const optionalWireStatus = wireStatus.optional()
 
 /** AsyncResponse: the acknowledgement of sale, preauth, capture, return, void, rebill, payouts, 3DS uploads. */
 export const asyncResponse = z.looseObject({
@@ -61,7 +73,7 @@ export const asyncResponse = z.looseObject({
   "merchant-order-id": optionalId,
   "paynet-order-id": optionalId,
   "end-point-id": optionalId,
-  status: optionalStr,
+  status: optionalWireStatus,
 })
 
 /** AsyncCheckoutFormRedirect: the hosted page address for the *-form operations. */
@@ -71,13 +83,13 @@ export const asyncFormResponse = z.looseObject({
   "merchant-order-id": optionalId,
   "paynet-order-id": optionalId,
   "redirect-url": str,
-  status: optionalStr,
+  status: optionalWireStatus,
 })
 
 /** StatusResponse: the transaction as the gateway sees it now. `html` / `redirect-to` mean the payer must act (3DS). */
 export const statusResponse = z.looseObject({
   type: z.literal("status-response"),
-  status: str,
+  status: wireStatus,
   "serial-number": optionalStr,
   "merchant-order-id": optionalId,
   "paynet-order-id": optionalId,
@@ -97,7 +109,7 @@ export const statusResponse = z.looseObject({
 
 export const cardRefResponse = z.looseObject({
   type: z.literal("create-card-ref-response"),
-  status: optionalStr,
+  status: optionalWireStatus,
   "card-ref-id": id,
   "serial-number": optionalStr,
 })
@@ -121,6 +133,7 @@ export const cardInfoResponse = z.looseObject({
 export const createRecurringPaymentResponse = z.looseObject({
   type: optionalStr,
   "recurring-payment-id": id,
+  // a recurring payment's own state, not a transaction status: kept as the gateway wrote it
   status: optionalStr,
   "serial-number": optionalStr,
 })
@@ -265,7 +278,8 @@ export const OPERATIONS = {
     name: "PAYOUT", path: "/api/v2/payout", version: "v2", auth: HMAC,
     required: ["client_orderid", "amount", "currency"],
     optional: ["order_desc", "ipaddress", "purpose", "server_callback_url", "redirect_url", "credit_card_number",
-      "card_printed_name", "expire_month", "expire_year", "destination-card-ref-id", "account_number", "bank_name",
+      "destination-card-no", "card_printed_name", "expire_month", "expire_year", "destination-card-ref-id",
+      "account_number", "bank_name",
       "bank_branch", "wallet_id", "phone", "receiver_first_name", "receiver_last_name"],
     movesMoney: true, clientOrderIdField: "client_orderid", response: asyncResponse,
   }),
@@ -291,9 +305,9 @@ export const OPERATIONS = {
   PAYOUT_V4_CHECK: op({
     name: "PAYOUT_V4_CHECK", path: "/api/v4/payout-check", version: "v4", auth: RSA,
     required: ["client_orderid", "amount", "currency"],
-    optional: ["order_desc", "ipaddress", "purpose", "server_callback_url", "credit_card_number", "card_printed_name",
-      "expire_month", "expire_year", "destination-card-ref-id", "account_number", "bank_name", "bank_branch",
-      "wallet_id", "phone"],
+    optional: ["order_desc", "ipaddress", "purpose", "server_callback_url", "notify_url", "credit_card_number",
+      "destination-card-no", "card_printed_name", "expire_month", "expire_year", "destination-card-ref-id",
+      "account_number", "bank_name", "bank_branch", "wallet_id", "phone", "receiver_first_name", "receiver_last_name"],
     movesMoney: true, clientOrderIdField: "client_orderid", response: asyncResponse,
   }),
   PAYOUT_V4_PAY: op({

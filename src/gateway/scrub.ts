@@ -10,7 +10,8 @@
  *   both in objects and in `key=value` / `"key":"value"` text;
  * - replaces literal occurrences of extra secrets passed by the caller (the client passes its control key).
  *
- * It over-masks on purpose: a long numeric order id in an error message may be masked as well.
+ * It over-masks on purpose: a long numeric order id in an error message may be masked as well. UUID-shaped gateway
+ * serial numbers are the one exception (maskPan).
  */
 
 export const REDACTED = "[redacted]"
@@ -32,12 +33,27 @@ export function isSensitiveKey(key: string): boolean {
 /** A PAN-like digit run: 13–19 digits, single space or dash allowed between digits, not inside a longer number. */
 const PAN_LIKE = /(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g
 
-/** Masks PAN-like runs to first6 + stars + last4 (separators dropped). */
+/**
+ * The gateway's serial numbers are UUID-shaped (`00000000-0000-0000-0000-0000043b64d7`, notes §3) and their digit
+ * groups look like a dash-separated card number. No card number is written 8-4-4-4-12, so a UUID is kept whole:
+ * a masked serial would be useless for a later STATUS by serial (`by-request-sn`).
+ */
+const UUID = /(?<![0-9A-Za-z-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Za-z-])/g
+
+/** Masks PAN-like runs to first6 + stars + last4 (separators dropped); UUIDs (serial numbers) are left as they are. */
 export function maskPan(text: string): string {
-  return text.replace(PAN_LIKE, (run) => {
-    const digits = run.replace(/[^\d]/g, "")
-    return digits.slice(0, 6) + "*".repeat(digits.length - 10) + digits.slice(-4)
-  })
+  const mask = (part: string) =>
+    part.replace(PAN_LIKE, (run) => {
+      const digits = run.replace(/[^\d]/g, "")
+      return digits.slice(0, 6) + "*".repeat(digits.length - 10) + digits.slice(-4)
+    })
+  let out = ""
+  let last = 0
+  for (const m of text.matchAll(UUID)) {
+    out += mask(text.slice(last, m.index)) + m[0]
+    last = m.index! + m[0].length
+  }
+  return out + mask(text.slice(last))
 }
 
 /**

@@ -106,7 +106,7 @@ export function status(c: Ctx): Record<string, string | number> {
   if (sn) {
     const tx = order.txns.find((t) => t.serial === sn) // bounded by one order's transactions
     if (!tx) throw new Refusal(`Unknown by-request-sn: ${sn}`, "by-request-sn")
-    return statusReply(c, order, tx)
+    return statusReply(c, order, tx, true)
   }
   return statusReply(c, order)
 }

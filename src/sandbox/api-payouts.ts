@@ -16,12 +16,21 @@ export type Destination = NonNullable<Order["destination"]>
 
 /** Reads the payout destination from the fields (also used by the hosted payout page). */
 export function destinationOf(c: Pick<Ctx, "store" | "merchant">, f: Record<string, string>): { destination: Destination; card?: CardSummary } {
-  if (f.credit_card_number) {
+  // The seed's transfer fields name the destination card `destination-card-no`; the vendor's payout pages use
+  // `credit_card_number`. Both are accepted; sending both (different or not) is ambiguous and refused.
+  if (f.credit_card_number && f["destination-card-no"]) {
+    throw new Refusal("Send the destination card once: credit_card_number or destination-card-no, not both", "destination-card-no")
+  }
+  const cardField = f.credit_card_number ? "credit_card_number" : f["destination-card-no"] ? "destination-card-no" : undefined
+  if (cardField) {
     const r = summariseCard({
-      number: f.credit_card_number, expMonth: f.expire_month || "12", expYear: f.expire_year || "2099",
+      number: f[cardField], expMonth: f.expire_month || "12", expYear: f.expire_year || "2099",
       holder: f.card_printed_name ?? "",
     })
-    if (!r.ok) throw new Refusal(r.message, r.field)
+    if (!r.ok) {
+      const field = r.field === "credit_card_number" ? cardField : r.field
+      throw new Refusal(cardField === "credit_card_number" ? r.message : r.message.replace("credit card number", cardField), field)
+    }
     return { destination: { kind: "card", summary: `${r.card.bin}******${r.card.lastFour}` }, card: r.card }
   }
   const refId = f["destination-card-ref-id"]
@@ -38,7 +47,7 @@ export function destinationOf(c: Pick<Ctx, "store" | "merchant">, f: Record<stri
   if (f.wallet_id) return { destination: { kind: "wallet", summary: `wallet ${f.wallet_id}` } }
   if (f.phone) return { destination: { kind: "phone", summary: `phone ****${f.phone.slice(-4)}` } }
   throw new Refusal(
-    "A payout destination is required: credit_card_number, destination-card-ref-id, account_number, wallet_id or phone",
+    "A payout destination is required: credit_card_number (or destination-card-no), destination-card-ref-id, account_number, wallet_id or phone",
     "destination",
   )
 }

@@ -63,7 +63,14 @@ export function threeDSHtml(acsUrl: string, order: Order): string {
   )
 }
 
-export function statusReply(c: Ctx, order: Order, tx: Txn = latestTxn(order)): Record<string, string | number> {
+/**
+ * `bySerial`: the STATUS asked for one transaction (`by-request-sn`). A follow-up transaction (capture, reversal,
+ * chargeback) then reports its own amount — "actual transaction amount" (notes §3) of that stage — which is how a
+ * merchant can confirm the amount of a later event whose callback amount the control does not cover. A STATUS of
+ * the order (no serial), and one for the initial transaction, report the order's amount as before.
+ */
+export function statusReply(c: Ctx, order: Order, tx: Txn = latestTxn(order), bySerial = false): Record<string, string | number> {
+  const ownAmount = bySerial && tx !== initialTxn(order) && tx.amountMinor !== null ? tx.amountMinor : undefined
   const f: Record<string, string | number> = {
     type: "status-response",
     status: tx.status,
@@ -72,7 +79,7 @@ export function statusReply(c: Ctx, order: Order, tx: Txn = latestTxn(order)): R
     "paynet-order-id": order.orderid,
     "transaction-type": tx.type,
     "order-stage": stageOf(order, tx),
-    amount: fromMinor(reportedAmountMinor(order), order.currency),
+    amount: fromMinor(ownAmount ?? reportedAmountMinor(order), order.currency),
     "initial-amount": fromMinor(order.amountMinor, order.currency),
     descriptor: DESCRIPTOR,
     "processor-tx-id": `PNTEST-${order.orderid}`,

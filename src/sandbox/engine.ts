@@ -41,6 +41,7 @@ export class Engine {
     const tx = initialTxn(order)
     if (tx.status !== "processing" || latestTxn(order) !== tx) return
     const steered = this.faults.outcomeFor(tx.operation)
+    if (steered === "processing") return this.note(order, `${tx.type} held in processing by steering (until forced)`)
     if (steered) return this.finalize(order, tx, steered, steered === "approved" ? undefined : DECLINE_REASONS.forced)
     const b = order.behaviour ?? "approve"
     switch (b) {
@@ -78,6 +79,7 @@ export class Engine {
     this.later(this.opts.processingMs, () => {
       if (full.status !== "processing") return
       const steered = this.faults.outcomeFor(full.operation) ?? "approved"
+      if (steered === "processing") return this.note(order, `${full.type} held in processing by steering (until forced)`)
       this.finalize(order, full, steered, steered === "approved" ? undefined : DECLINE_REASONS.forced)
     })
     return full

@@ -7,7 +7,8 @@
  * request is processed, then the socket is destroyed without a reply).
  * Callback faults: callback-delay, callback-off, callback-duplicate, callback-out-of-order (held back and sent after
  * the next callback, or after holdMs).
- * Steering: outcome (the next transaction of that operation ends with this status instead of the card's behaviour).
+ * Steering: outcome (the next transaction of that operation ends with this status instead of the card's behaviour;
+ * `processing` keeps it processing until `forceStatus` ends it — a transaction the gateway never decides by itself).
  */
 import type { TxStatus } from "./state"
 
@@ -20,7 +21,7 @@ export type FaultRule =
   | { kind: "callback-off"; operation?: string; times?: number }
   | { kind: "callback-duplicate"; operation?: string; times?: number }
   | { kind: "callback-out-of-order"; operation?: string; times?: number; holdMs?: number }
-  | { kind: "outcome"; status: Exclude<TxStatus, "processing">; operation?: string; times?: number }
+  | { kind: "outcome"; status: TxStatus; operation?: string; times?: number }
 
 export const FAULT_KINDS = [
   "latency", "http-500", "connection-reset", "response-lost", "callback-delay", "callback-off", "callback-duplicate",
@@ -42,7 +43,7 @@ export interface CallbackFaults {
 }
 
 const TERMINAL = new Set(["http-500", "connection-reset", "response-lost"])
-const OUTCOMES = new Set(["approved", "declined", "error", "filtered", "unknown"])
+const OUTCOMES = new Set(["approved", "declined", "error", "filtered", "unknown", "processing"])
 
 export class FaultBook {
   private rules: StoredFault[] = []
@@ -57,7 +58,7 @@ export class FaultBook {
       throw new Error(`${rule.kind} needs ms >= 0`)
     }
     if (rule.kind === "outcome" && !OUTCOMES.has(rule.status)) {
-      throw new Error("outcome needs status approved|declined|error|filtered|unknown")
+      throw new Error("outcome needs status approved|declined|error|filtered|unknown|processing")
     }
     if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times > 0)) {
       throw new Error("times must be a positive integer")
@@ -126,7 +127,7 @@ export class FaultBook {
   }
 
   /** The steered outcome for the next transaction of this operation, if any. */
-  outcomeFor(operation: string): Exclude<TxStatus, "processing"> | undefined {
+  outcomeFor(operation: string): TxStatus | undefined {
     const hit = this.take(new Set(["outcome"]), operation, () => true)
     const r = hit[0]
     return r && r.kind === "outcome" ? r.status : undefined

@@ -5,12 +5,12 @@
  * (and Playwright) can drive them: #card-form, #payout-form, #acs-form, #final-redirect, meta refresh on the wait page.
  */
 import { fromMinor } from "./money"
+import { escapeHtml } from "../html/escape"
 import type { Order } from "./state"
 
 export const ACS_PASSWORD = "secret"
 
-export const esc = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+export const esc = escapeHtml
 
 const page = (title: string, body: string, head = ""): string =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>${head}` +

@@ -24,6 +24,7 @@ import { NonceBook } from "./oauth-verify"
 import { resolveOptions, type SandboxMerchant, type SandboxOptions } from "./options"
 import { Store } from "./state"
 import { handleSteering } from "./steering-http"
+import { setTimeout as sleep } from "node:timers/promises"
 
 export interface Sandbox {
   /** Base URL including the prefix, e.g. http://127.0.0.1:41234/paynet — pass as GatewayConfig.baseUrl. */
@@ -38,7 +39,6 @@ const OP_BY_PATH = new Map<string, OperationSpec & { name: OperationName }>(
   (Object.entries(OPERATIONS) as Array<[OperationName, OperationSpec]>).map(([name, spec]) => [spec.path, { ...spec, name }]),
 )
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const opts = resolveOptions(options)

@@ -14,14 +14,16 @@ redirect_url): control = sha1(status + orderid + client_orderid + merchant contr
 The query string may start with "?" or be a full URL; a form body (a=b&c=d) works the same way.
 
 Options:
-  --control-key <key>   merchant control key (or PAYNETEASY_CONTROL_KEY)
+  --control-key <key>   merchant control key; prefer PAYNETEASY_CONTROL_KEY (a flag value is visible in ps and
+                        the shell history)
   -h, --help            show this help
 
 Exit status: 0 valid, 1 invalid (or fields missing), 2 usage error.
 
 Example:
-  medusa-payneteasy callback verify --control-key "$KEY" \\
+  medusa-payneteasy callback verify \\
     'status=approved&orderid=1234567&client_orderid=payses_01H...&control=3f1e...'
+  (with PAYNETEASY_CONTROL_KEY exported)
 `
 
 /** URLSearchParams → record; a repeated key becomes an array (verifyCallback refuses ambiguous repeats). */

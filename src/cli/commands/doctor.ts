@@ -5,10 +5,10 @@
  * (base URL, endpoint, the login masked, whether an RSA key is loaded — never a key) and the verdict.
  * Exit 0: the credentials work; 1: they do not, or the gateway cannot be reached; 2: usage error, nothing sent.
  */
-import { readFileSync } from "node:fs"
 import { checkGatewayConnection, describeConfig } from "../../gateway/doctor"
 import { scrub, type GatewayConfig } from "../../gateway"
-import { flagOrEnv, intFlag, parse } from "../args"
+import { parse } from "../args"
+import { CREDENTIAL_OPTIONS, credentialsFrom, readKeyFile, secretsOf } from "../credentials"
 import { CliUsageError, EXIT, println, type CliIO } from "../io"
 
 export const DOCTOR_HELP = `Usage: medusa-payneteasy doctor [options]
@@ -36,13 +36,7 @@ Example:
 `
 
 const OPTIONS = {
-  "base-url": { type: "string" },
-  "endpoint-id": { type: "string" },
-  "endpoint-group-id": { type: "string" },
-  login: { type: "string" },
-  "control-key": { type: "string" },
-  "private-key": { type: "string" },
-  timeout: { type: "string" },
+  ...CREDENTIAL_OPTIONS,
   json: { type: "boolean" },
 } as const
 
@@ -53,38 +47,11 @@ export async function doctorCommand(argv: string[], io: CliIO): Promise<number> 
     return EXIT.OK
   }
   if (positionals.length) throw new CliUsageError(`unexpected argument "${scrub(positionals[0]).slice(0, 40)}"`)
-  const env = io.env
-  const baseUrl = flagOrEnv(values["base-url"], env, "PAYNETEASY_BASE_URL")
-  const endpointGroupId = values["endpoint-group-id"] || undefined
-  if (endpointGroupId && values["endpoint-id"]) throw new CliUsageError("pass either --endpoint-id or --endpoint-group-id, not both")
-  const endpointId = endpointGroupId ? undefined : flagOrEnv(values["endpoint-id"], env, "PAYNETEASY_ENDPOINT_ID")
-  const login = flagOrEnv(values.login, env, "PAYNETEASY_LOGIN")
-  const controlKey = flagOrEnv(values["control-key"], env, "PAYNETEASY_CONTROL_KEY")
-  const keyPath = flagOrEnv(values["private-key"], env, "PAYNETEASY_PRIVATE_KEY")
-  const timeout = intFlag(values.timeout, "--timeout", { min: 1 })
-  const missing = [
-    !baseUrl && "--base-url (or PAYNETEASY_BASE_URL)",
-    !endpointId && !endpointGroupId && "--endpoint-id / --endpoint-group-id (or PAYNETEASY_ENDPOINT_ID)",
-    !login && "--login (or PAYNETEASY_LOGIN)",
-    !controlKey && "--control-key (or PAYNETEASY_CONTROL_KEY)",
-  ].filter(Boolean)
-  if (missing.length) throw new CliUsageError(`missing ${missing.join(", ")}`)
-  let privateKeyPem: string | undefined
-  if (keyPath) {
-    try {
-      privateKeyPem = readFileSync(keyPath, "utf8")
-    } catch (e) {
-      throw new CliUsageError(`cannot read the private key file ${keyPath}: ${(e as NodeJS.ErrnoException).code ?? "error"}`)
-    }
-  }
-  const config: GatewayConfig = {
-    baseUrl: baseUrl!,
-    ...(endpointGroupId ? { endpointGroupId } : { endpointId }),
-    login: login!,
-    controlKey: controlKey!,
-    ...(privateKeyPem ? { privateKeyPem } : {}),
-  }
-  const secrets = [controlKey!, ...(privateKeyPem ? [privateKeyPem] : [])]
+  const { config: credentials, keyPath, timeoutMs: timeout } = credentialsFrom(values, io.env)
+  // Doctor reports whether the key parses (describeConfig), so only an unreadable file is refused here.
+  const privateKeyPem = keyPath ? readKeyFile(keyPath) : undefined
+  const config: GatewayConfig = { ...credentials, ...(privateKeyPem ? { privateKeyPem } : {}) }
+  const secrets = secretsOf(config)
   const view = describeConfig(config)
   const check = await checkGatewayConnection(config, { timeoutMs: timeout })
   if (values.json) {

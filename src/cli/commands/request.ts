@@ -9,14 +9,11 @@
  * key for an RSA-SHA256 operation. Everything printed goes through the client's `scrub` with the control key and
  * private key as extra secrets, so neither secrets nor a PAN/CVV typed as a field ever reach the terminal.
  */
-import { createPrivateKey } from "node:crypto"
-import { readFileSync } from "node:fs"
 import {
   GatewayConfigError,
   GatewayError,
   GatewayInputError,
   GatewayTransportError,
-  MIN_RSA_BITS,
   OPERATION_NAMES,
   PaynetEasyClient,
   findOperation,
@@ -25,7 +22,8 @@ import {
   type OperationName,
   type SignatureMethod,
 } from "../../gateway"
-import { flagOrEnv, intFlag, parse } from "../args"
+import { parse } from "../args"
+import { CREDENTIAL_OPTIONS, credentialsFrom, readPrivateKey, secretsOf } from "../credentials"
 import { CliUsageError, EXIT, println, type CliIO } from "../io"
 
 export const REQUEST_HELP = `Usage: medusa-payneteasy request <OPERATION> [field=value ...] [options]
@@ -40,7 +38,8 @@ Options (each may come from the environment variable shown):
   --endpoint-id <id>          endpoint id                            PAYNETEASY_ENDPOINT_ID
   --endpoint-group-id <id>    endpoint group id (instead of --endpoint-id)
   --login <login>             merchant login                         PAYNETEASY_LOGIN
-  --control-key <key>         merchant control key (secret)          PAYNETEASY_CONTROL_KEY
+  --control-key <key>         merchant control key (secret; prefer   PAYNETEASY_CONTROL_KEY
+                              the variable: a flag value is visible in ps and the shell history)
   --private-key <pem file>    RSA private key for RSA-SHA256 ops     PAYNETEASY_PRIVATE_KEY (a path)
   --signature <method>        OAuth method override: HMAC-SHA1 | RSA-SHA256 (OAuth operations only)
   --timeout <ms>              connect/headers/body timeout in milliseconds
@@ -53,20 +52,14 @@ Secrets, card numbers and CVVs are never printed.
 
 Example:
   medusa-payneteasy request status --base-url http://127.0.0.1:4010/paynet --endpoint-id 1111 \\
-    --login sandbox-merchant --control-key "$KEY" client_orderid=order-42 orderid=1234567
+    --login sandbox-merchant client_orderid=order-42 orderid=1234567   # with PAYNETEASY_CONTROL_KEY set
 
 Operations: ${OPERATION_NAMES.join(", ")}
 `
 
 const OPTIONS = {
-  "base-url": { type: "string" },
-  "endpoint-id": { type: "string" },
-  "endpoint-group-id": { type: "string" },
-  login: { type: "string" },
-  "control-key": { type: "string" },
-  "private-key": { type: "string" },
+  ...CREDENTIAL_OPTIONS,
   signature: { type: "string" },
-  timeout: { type: "string" },
   verbose: { type: "boolean" },
 } as const
 
@@ -87,32 +80,11 @@ function parseFields(args: string[]): Record<string, string> {
   return fields
 }
 
-/** Reads and checks the RSA key (the path may be printed, never the key). */
-function readPrivateKey(path: string, opName: string): string {
-  let pem: string
-  try {
-    pem = readFileSync(path, "utf8")
-  } catch (e) {
-    throw new CliUsageError(`cannot read the private key file ${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}`)
-  }
-  let bits: number | undefined
-  let type: string | undefined
-  try {
-    const key = createPrivateKey({ key: pem, format: "pem" })
-    type = key.asymmetricKeyType
-    bits = key.asymmetricKeyDetails?.modulusLength
-  } catch {
-    throw new CliUsageError(`${path} is not a readable unencrypted PEM private key (PKCS#1 or PKCS#8)`)
-  }
-  if (type !== "rsa") throw new CliUsageError(`${path} is not an RSA key (${type ?? "unknown type"})`)
-  if ((bits ?? 0) < MIN_RSA_BITS) {
-    throw new CliUsageError(
-      `${path} is a ${bits}-bit RSA key; ${opName} is signed with RSA-SHA256, which needs at least ${MIN_RSA_BITS} bits`
-    )
-  }
-  return pem
-}
-
+/**
+ * Reads the RSA key file and checks it with the client's own loader (gateway/oauth.ts `loadRsaPrivateKey`: PEM,
+ * RSA, at least MIN_RSA_BITS bits), so the CLI refuses exactly what the client would. The path may be printed,
+ * never the key.
+ */
 export async function requestCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS)
   if (values.help) {
@@ -128,26 +100,7 @@ export async function requestCommand(argv: string[], io: CliIO): Promise<number>
   const opName = spec.name as OperationName
   const fields = parseFields(fieldArgs)
 
-  const env = io.env
-  const baseUrl = flagOrEnv(values["base-url"], env, "PAYNETEASY_BASE_URL")
-  const endpointGroupId = values["endpoint-group-id"] || undefined
-  if (endpointGroupId && values["endpoint-id"]) {
-    throw new CliUsageError("pass either --endpoint-id or --endpoint-group-id, not both")
-  }
-  // An explicit --endpoint-group-id wins over PAYNETEASY_ENDPOINT_ID from the environment.
-  const endpointId = endpointGroupId ? undefined : flagOrEnv(values["endpoint-id"], env, "PAYNETEASY_ENDPOINT_ID")
-  const login = flagOrEnv(values.login, env, "PAYNETEASY_LOGIN")
-  const controlKey = flagOrEnv(values["control-key"], env, "PAYNETEASY_CONTROL_KEY")
-  const keyPath = flagOrEnv(values["private-key"], env, "PAYNETEASY_PRIVATE_KEY")
-  const timeout = intFlag(values.timeout, "--timeout", { min: 1 })
-
-  const missing = [
-    !baseUrl && "--base-url (or PAYNETEASY_BASE_URL)",
-    !endpointId && !endpointGroupId && "--endpoint-id / --endpoint-group-id (or PAYNETEASY_ENDPOINT_ID)",
-    !login && "--login (or PAYNETEASY_LOGIN)",
-    !controlKey && "--control-key (or PAYNETEASY_CONTROL_KEY)",
-  ].filter(Boolean)
-  if (missing.length) throw new CliUsageError(`missing ${missing.join(", ")}`)
+  const { config: credentials, keyPath, timeoutMs: timeout } = credentialsFrom(values, io.env)
 
   let method: SignatureMethod | undefined
   if (values.signature !== undefined) {
@@ -164,19 +117,16 @@ export async function requestCommand(argv: string[], io: CliIO): Promise<number>
   let privateKeyPem: string | undefined
   if (effective === "RSA-SHA256") {
     if (!keyPath) throw new CliUsageError(`${opName} is signed with RSA-SHA256: pass --private-key <pem file> (or PAYNETEASY_PRIVATE_KEY)`)
-    privateKeyPem = readPrivateKey(keyPath, opName)
+    privateKeyPem = readPrivateKey(keyPath, `${opName} is signed with RSA-SHA256`)
   }
 
-  const secrets = [controlKey!, ...(privateKeyPem ? [privateKeyPem] : [])]
   const config: GatewayConfig = {
-    baseUrl: baseUrl!,
-    ...(endpointGroupId ? { endpointGroupId } : { endpointId }),
-    login: login!,
-    controlKey: controlKey!,
+    ...credentials,
     ...(privateKeyPem ? { privateKeyPem } : {}),
     ...(method ? { signatureMethods: { [opName]: method } } : {}),
     ...(timeout ? { timeouts: { connectMs: timeout, headersMs: timeout, bodyMs: timeout } } : {}),
   }
+  const secrets = secretsOf(config)
 
   let client: PaynetEasyClient
   try {

@@ -105,3 +105,16 @@ describe("scrub", () => {
     expect(JSON.stringify((t as unknown as { cause: unknown }).cause)).not.toContain(KEY)
   })
 })
+
+describe("serial numbers survive scrubbing (a masked serial is useless for STATUS by-request-sn)", () => {
+  it("keeps UUID-shaped serials whole, in text and in objects, and still masks a card number next to one", () => {
+    const serial = "00000000-0000-0000-0000-0000043b64d7"
+    expect(maskPan(`serial-number=${serial}`)).toBe(`serial-number=${serial}`)
+    expect(scrub({ "serial-number": serial, other: "00000000-0000-0000-0000-000000000006" })).toEqual({
+      "serial-number": serial,
+      other: "00000000-0000-0000-0000-000000000006",
+    })
+    expect(maskPan(`${serial} 4111-1111-1111-1111`)).toBe(`${serial} 411111******1111`)
+    expect(maskPan("4111-1111-1111-1111-0000-0000")).not.toContain("4111-1111")
+  })
+})

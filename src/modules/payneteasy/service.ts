@@ -6,55 +6,27 @@
  * - `claimDue`: take the reconciliation rows that are due and push their next check forward in the same statement,
  *   so two instances running the job at the same moment do not both check the same session.
  */
-import { MedusaService, InjectManager, MedusaContext } from "@medusajs/framework/utils"
-import type { Context } from "@medusajs/framework/types"
+import { MedusaService, InjectManager, InjectTransactionManager, MedusaContext } from "@medusajs/framework/utils"
+import type { Context, InferTypeOf } from "@medusajs/framework/types"
 import { PaynetEasyCallback } from "./models/callback-log"
 import { PaynetEasyReconciliation } from "./models/reconciliation"
 import { PaynetEasyAttentionHandled } from "./models/attention-handled"
 import { PaynetEasyStatusCheck } from "./models/status-check"
 import { PaynetEasySavedCard } from "./models/saved-card"
 import { PaynetEasyRebill } from "./models/rebill"
+import { PaynetEasyPayout } from "./models/payout"
+import { PaynetEasyPayoutHistory } from "./models/payout-history"
 
-export type CallbackRow = {
-  id: string
-  source: "callback" | "return" | "reconcile"
-  provider_id: string
-  session_id: string | null
-  orderid: string
-  client_orderid: string
-  type: string
-  status: string
-  /** "<amount>|<gateway transaction id>" — see callback-params.ts `eventKey`. */
-  event_key: string
-  amount: string | null
-  currency: string | null
-  error_code: string | null
-  error_message: string | null
-  action: string | null
-  params: Record<string, unknown>
-  outcome: "received" | "processed" | "ignored" | "failed" | "flagged"
-  outcome_detail: string | null
-  received_at: Date
-  processed_at: Date | null
-}
+/** A callback-log row, as the model defines it (models/callback-log.ts). */
+export type CallbackRow = InferTypeOf<typeof PaynetEasyCallback>
 
-export type NewCallback = Omit<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at">
+export type NewCallback = Omit<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at" | "created_at" | "updated_at" | "deleted_at">
 
-export type ReconciliationRow = {
-  id: string
-  session_id: string
-  provider_id: string
-  /** "" = the session itself; "capture:<id>" / "refund:<id>" = a ledger entry of the session's Payment */
-  target: string
-  payment_id: string | null
-  state: "pending" | "final" | "flagged"
-  started_at: Date
-  next_check_at: Date
-  last_checked_at: Date | null
-  checks: number
-  last_status: string | null
-  note: string | null
-}
+/**
+ * A reconciliation watch row, as the model defines it (models/reconciliation.ts). `target`: "" = the session itself;
+ * "capture:<id>" / "refund:<id>" / "void:void" = a ledger entry of the session's Payment.
+ */
+export type ReconciliationRow = InferTypeOf<typeof PaynetEasyReconciliation>
 
 /** Plugin options (medusa-config `plugins[].options`) this module reads. None of them is a gateway credential. */
 export type PaynetEasyPluginOptions = {
@@ -73,6 +45,8 @@ class PaynetEasyModuleService extends MedusaService({
   PaynetEasyStatusCheck,
   PaynetEasySavedCard,
   PaynetEasyRebill,
+  PaynetEasyPayout,
+  PaynetEasyPayoutHistory,
 }) {
   protected readonly pluginOptions_: PaynetEasyPluginOptions
 
@@ -100,20 +74,35 @@ class PaynetEasyModuleService extends MedusaService({
       status: input.status,
       event_key: input.event_key,
     }
-    const [existing] = (await this.listPaynetEasyCallbacks(key, { take: 1 })) as unknown as CallbackRow[]
+    const [existing] = (await this.listPaynetEasyCallbacks(key, { take: 1 }))
     if (existing) {
       return { row: existing, created: false }
     }
     try {
-      const row = (await this.createPaynetEasyCallbacks({ ...input, outcome: "received" } as any)) as unknown as CallbackRow
+      const row = (await this.createPaynetEasyCallbacks({ ...input, outcome: "received" }))
       return { row, created: true }
     } catch (e) {
-      const [winner] = (await this.listPaynetEasyCallbacks(key, { take: 1 })) as unknown as CallbackRow[]
+      const [winner] = (await this.listPaynetEasyCallbacks(key, { take: 1 }))
       if (winner) {
         return { row: winner, created: false }
       }
       throw e
     }
+  }
+
+  /**
+   * A payout's state change: the payout row updated (when `update` is given) and one history row appended, in one
+   * transaction, so nobody ever reads a status without the history row that explains it.
+   */
+  @InjectTransactionManager()
+  async changePayout(
+    update: Record<string, unknown> | null,
+    history: Record<string, unknown>,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<unknown> {
+    const payout = update ? await this.updatePaynetEasyPayouts(update as any, sharedContext) : undefined
+    await this.createPaynetEasyPayoutHistories(history as any, sharedContext)
+    return payout
   }
 
   /**

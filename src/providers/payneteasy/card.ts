@@ -5,12 +5,14 @@
  * updatePaymentSession). Validation messages never contain the values.
  */
 import { z } from "zod"
+import { luhnOk } from "../../gateway/luhn"
 
 export const cardSchema = z.object({
   number: z
     .string({ error: "card.number is required" })
     .transform((v) => v.replace(/[\s-]/g, ""))
-    .refine((v) => /^[0-9]{12,19}$/.test(v), { message: "card.number must be 12–19 digits" }),
+    .refine((v) => /^[0-9]{12,19}$/.test(v), { message: "card.number must be 12–19 digits" })
+    .refine((v) => !/^[0-9]{12,19}$/.test(v) || luhnOk(v), { message: "card.number is not a valid card number (Luhn check failed)" }),
   cvv: z.string({ error: "card.cvv is required" }).trim().refine((v) => /^[0-9]{3,4}$/.test(v), { message: "card.cvv must be 3 or 4 digits" }),
   expMonth: z
     .union([z.string(), z.number()])
@@ -41,21 +43,5 @@ export const TRANSIENT_KEYS = ["card", "browser", "client_ip", "threeDS"] as con
 export function withoutTransient(data: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(data ?? {}) }
   for (const k of TRANSIENT_KEYS) delete out[k]
-  return out
-}
-
-/**
- * Top-level keys a storefront might use for card data. At session creation Medusa stores
- * `{ ...storefront data, ...provider output }` (payment-module.js createPaymentSession), so a storefront key is
- * removed only by writing it as null in our output.
- */
-export const CARD_LIKE_KEYS = ["card", "credit_card_number", "card_number", "pan", "cvv", "cvv2"] as const
-
-/** `{ key: null }` for every card-like key present (non-null) in `data`: spread it into the provider's output. */
-export function cardKeysCleared(data: Record<string, unknown> | undefined): Record<string, null> {
-  const out: Record<string, null> = {}
-  for (const k of CARD_LIKE_KEYS) {
-    if (data?.[k] !== undefined && data[k] !== null) out[k] = null
-  }
   return out
 }

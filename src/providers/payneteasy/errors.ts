@@ -32,7 +32,9 @@ export function wrap(op: string, e: unknown): Error {
     return new MedusaError(MedusaError.Types.INVALID_DATA, `PaynetEasy ${op}: ${e.message}`)
   }
   if (e instanceof GatewayError) {
-    return new Error(`PaynetEasy ${op} failed: ${e.gatewayMessage || e.message}`)
+    // The gateway failed or answered nonsense: not the caller's fault, so UNEXPECTED_STATE (a 500 whose message
+    // Medusa shows, unlike a plain Error's "An unknown error occurred").
+    return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `PaynetEasy ${op} failed: ${e.gatewayMessage || e.message}`)
   }
-  return e instanceof Error ? e : new Error(`PaynetEasy ${op} failed`)
+  return e instanceof Error ? e : new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `PaynetEasy ${op} failed`)
 }

@@ -8,17 +8,19 @@
  * unchanged. Only one follow-up runs at a time per order.
  *
  * Why the snapshot: "STATUS shows a capture" is not proof that OUR capture arrived — on a second partial capture
- * the latest transaction may still be the first one. After a lost reply (indeterminate transport error):
+ * the latest transaction may still be the first one. After a lost reply (indeterminate transport error, or an
+ * unreadable reply — gateway-adapter isIndeterminate):
  * - STATUS shows the snapshot's serial → our request created nothing: it is sent once more;
  * - STATUS shows a new serial of our kind → adopted once it agrees with the amount we asked for (amountAgrees);
  * - anything else (another kind, a disagreeing amount, no serial to compare, lost twice) → IndeterminateFollowUp.
  * A transaction still not final after the poll budget is returned with `pending: true` and its real status, for
- * reconciliation (session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
+ * reconciliation (src/payment-data/session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
  */
-import { GatewayTransportError, type OperationResponse, type PaynetEasyClient } from "../../gateway"
-import { toMinor } from "./amounts"
+import { type OperationResponse, type PaynetEasyClient } from "../../gateway"
+import { isApproved } from "../../gateway/statuses"
+import { toMinor } from "../../payment-data/amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
-import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "./gateway-ops"
+import { isFinal, isIndeterminate, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../../gateway-adapter/gateway-ops"
 import { transactionTypeKey } from "./status-map"
 
 export type FollowOp = "CAPTURE" | "RETURN" | "VOID"
@@ -76,7 +78,7 @@ export async function followUp(client: PaynetEasyClient, req: FollowRequest): Pr
       reply = await client.request(req.op, req.fields)
     } catch (e) {
       if (isNotFound(e)) throw new GatewayRefusal(req.op, refusalReason(e))
-      if (!(e instanceof GatewayTransportError) || !e.indeterminate) throw wrap(req.op, e)
+      if (!isIndeterminate(e)) throw wrap(req.op, e)
       const now = await status(client, req).catch(() => {
         throw new IndeterminateFollowUp(req.op, req.query.orderId, "its STATUS could not be read either")
       })
@@ -100,7 +102,7 @@ async function settle(
   if (!isFinal(reply)) {
     return { status: reply.status ?? "processing", serialNumber: reply["serial-number"] ?? serialNumber, pending: true }
   }
-  if (reply.status !== "approved") {
+  if (!isApproved(reply)) {
     throw new GatewayRefusal(req.op, reply["error-message"]?.trim() || `${req.op.toLowerCase()} was ${reply.status}`)
   }
   if (adopted && !amountAgrees(kind, snapshot, reply, req.amount, req.currency)) {

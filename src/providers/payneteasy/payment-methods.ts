@@ -13,9 +13,10 @@ import type {
   DeletePaymentMethodInput, DeletePaymentMethodOutput, ListPaymentMethodsInput, ListPaymentMethodsOutput,
   SavePaymentMethodInput, SavePaymentMethodOutput,
 } from "@medusajs/framework/types"
-import type { PaynetEasyClient } from "../../gateway"
-import { activeCardsOf, publicCard, softDeleteCard } from "./saved-card-records"
-import { tokenizeCard } from "./saved-cards"
+import type { ProviderContext } from "./context"
+import { gatewayValue } from "./gateway-call"
+import { activeCardsOf, publicCard, softDeleteCard } from "../../saved-cards/records"
+import { tokenizeCard } from "../../saved-cards/card-gateway"
 
 export function createAccountHolder(input: CreateAccountHolderInput): CreateAccountHolderOutput {
   const customerId = input.context?.customer?.id
@@ -37,13 +38,15 @@ function holderCustomerId(context: { account_holder?: { data?: Record<string, un
 }
 
 /** `data`: { clientOrderId, orderId } of an approved gateway order. Returns the card reference and its details. */
-export async function savePaymentMethod(client: PaynetEasyClient, useV4: boolean, input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
+export async function savePaymentMethod(ctx: ProviderContext, input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
   const clientOrderId = input.data?.clientOrderId
   const orderId = input.data?.orderId
   if (typeof clientOrderId !== "string" || typeof orderId !== "string" || !clientOrderId || !orderId) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "PaynetEasy savePaymentMethod needs data.clientOrderId and data.orderId of an approved payment")
   }
-  const { card_ref_id, ...details } = await tokenizeCard(client, useV4, { clientOrderId, orderId })
+  const { card_ref_id, ...details } = await gatewayValue("CARDREF", () =>
+    tokenizeCard(ctx.client, !!ctx.options.privateKey, { clientOrderId, orderId })
+  )
   return { id: card_ref_id, data: details }
 }
 

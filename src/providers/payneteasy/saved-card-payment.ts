@@ -4,36 +4,26 @@
  * charged at once with make-rebill (a sale), and the session is born authorized/captured — or in error with the
  * gateway's reason, which leaves the cart usable (a new session can be created, as after any decline).
  *
- * The cvv2 goes only into the request; the provider's output clears it (card.ts cardKeysCleared), so it is never stored.
+ * The cvv2 goes only into the request; the provider's output clears it (payment-data/payer.ts cardKeysCleared), so it is never stored.
  * The card-ref-id is read from our table by card id and owner; it never enters session data.
  */
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { InitiatePaymentInput, InitiatePaymentOutput } from "@medusajs/framework/types"
-import type { PaynetEasyClient } from "../../gateway"
-import { toGatewayAmount, toGatewayCurrency } from "./amounts"
-import { clientOrderIdFor } from "./client-order-id"
+import { clientOrderIdFor } from "../../payment-data/client-order-id"
+import type { SessionData } from "../../payment-data/session-data"
+import { toGatewayAmount, toGatewayCurrency } from "../../payment-data/amounts"
+import type { ProviderContext } from "./context"
 import { wrap } from "./errors"
-import { markUsed, ownedActiveCard, SAVED_CARD_ID } from "./saved-card-records"
-import { rebillCard } from "./saved-cards"
-import type { SessionData } from "./session-data"
-import type { StatusReply } from "./gateway-ops"
+import { storefrontSafe } from "../../payment-data/payer"
+import { markUsed, ownedActiveCard, SAVED_CARD_ID } from "../../saved-cards/records"
+import { rebillCard } from "../../saved-cards/card-gateway"
+import { fromStatus } from "./session-outcome"
 
 type Data = Record<string, unknown>
 
-export interface SavedCardPaymentDeps {
-  client: PaynetEasyClient
-  flow: "hosted" | "direct"
-  backendUrl: string
-  storefrontReturnUrl: string | null
-  /** The provider's mapping of a STATUS reply into session data + status (status-map.ts). */
-  fromStatus: (data: SessionData, reply: StatusReply) => { data: Data; status: PaymentSessionStatus }
-  /** The storefront's data made storable (card-like keys, including cvv2, cleared). */
-  storefront: Data
-}
-
 export const wantsSavedCard = (data: Data | undefined) => data?.card_id !== undefined && data?.card_id !== null
 
-export async function payWithSavedCard(input: InitiatePaymentInput, deps: SavedCardPaymentDeps): Promise<InitiatePaymentOutput> {
+export async function payWithSavedCard(ctx: ProviderContext, input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
   const data = input.data ?? {}
   const cardId = data.card_id
   if (typeof cardId !== "string" || !SAVED_CARD_ID.test(cardId)) {
@@ -54,15 +44,15 @@ export async function payWithSavedCard(input: InitiatePaymentInput, deps: SavedC
     session_id: sessionId,
     clientOrderId: clientOrderIdFor(sessionId, 1),
     attempt: 1,
-    flow: deps.flow,
+    flow: ctx.options.flow,
     transactionType: "sale", // make-rebill is a sale: the money is taken at once
     amount: toGatewayAmount(input.amount, currency),
     currency,
-    storefrontReturnUrl: deps.storefrontReturnUrl,
+    storefrontReturnUrl: ctx.options.storefrontReturnUrl ?? null,
   }
   const payer = (data.payer ?? {}) as { ip?: unknown }
-  const backend = deps.backendUrl.replace(/\/+$/, "")
-  const result = await rebillCard(deps.client, {
+  const backend = ctx.options.backendUrl.replace(/\/+$/, "")
+  const result = await rebillCard(ctx.client, {
     clientOrderId: base.clientOrderId,
     cardRefId: card.card_ref_id!,
     amount: base.amount,
@@ -77,9 +67,9 @@ export async function payWithSavedCard(input: InitiatePaymentInput, deps: SavedC
   if (result.kind === "absent") {
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the saved-card payment; nothing was charged, please try again")
   }
-  const mapped = deps.fromStatus({ ...base, orderId: result.orderId }, result.status)
+  const mapped = fromStatus({ ...base, orderId: result.orderId }, result.status)
   if (mapped.status === PaymentSessionStatus.CAPTURED || mapped.status === PaymentSessionStatus.AUTHORIZED) {
     await markUsed(card.id).catch(() => undefined)
   }
-  return { id: base.clientOrderId, data: { ...deps.storefront, ...mapped.data, card_id: card.id }, status: mapped.status }
+  return { id: base.clientOrderId, data: { ...storefrontSafe(data), ...mapped.data, card_id: card.id }, status: mapped.status }
 }

@@ -14,12 +14,13 @@
  *   (we cannot tell whether money is held, so we do not claim it is).
  */
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
+import { GATEWAY_STATUSES, parseGatewayStatus, type GatewayStatus } from "../../gateway/statuses"
 
-export const GATEWAY_STATUSES = ["approved", "declined", "error", "filtered", "processing", "unknown", "chain_declined", "other"] as const
+export { GATEWAY_STATUSES }
 export const TRANSACTION_TYPES = ["preauth", "sale", "capture", "void", "reversal", "other"] as const
 export const NEXT_ACTIONS = ["none", "redirect", "html"] as const
 
-export type GatewayStatusKey = (typeof GATEWAY_STATUSES)[number]
+export type GatewayStatusKey = GatewayStatus
 export type TransactionTypeKey = (typeof TRANSACTION_TYPES)[number]
 export type NextActionKey = (typeof NEXT_ACTIONS)[number]
 type S = PaymentSessionStatus
@@ -52,10 +53,8 @@ export const STATUS_TABLE: Record<GatewayStatusKey, Record<TransactionTypeKey, R
   other: sameForAllTypes(waiting),
 }
 
-export function statusKey(status: string | undefined): GatewayStatusKey {
-  const s = (status ?? "").trim().toLowerCase()
-  return (GATEWAY_STATUSES as readonly string[]).includes(s) && s !== "other" ? (s as GatewayStatusKey) : "other"
-}
+/** The one wire-status parser (gateway/statuses.ts), under the name this table's callers use. */
+export const statusKey = (status: string | undefined): GatewayStatusKey => parseGatewayStatus(status)
 
 /** Gateway transaction-type spellings → our key ("return" and "cancel" undo the order like a reversal). */
 export function transactionTypeKey(type: string | undefined): TransactionTypeKey {

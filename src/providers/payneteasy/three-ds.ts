@@ -18,8 +18,8 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { UpdatePaymentOutput } from "@medusajs/framework/types"
 import { z } from "zod"
 import { GatewayError, GatewayInputError, type PaynetEasyClient } from "../../gateway"
-import { isFinal, isNotFound, pollStatus, type StatusReply } from "./gateway-ops"
-import type { NextAction, SessionData } from "./session-data"
+import { isFinal, isNotFound, pollStatus, type StatusReply } from "../../gateway-adapter/gateway-ops"
+import type { NextAction, SessionData } from "../../payment-data/session-data"
 
 const text = (name: string, max: number) =>
   z.string({ error: `${name} is required` }).trim().min(1, { message: `${name} must not be empty` }).max(max, { message: `${name} is too long` })

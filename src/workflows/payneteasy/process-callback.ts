@@ -1,31 +1,45 @@
 /**
  * What happens to a recorded callback (run by the `payneteasy.callback.received` subscriber, after the route has
- * already answered 200).
+ * already answered 200): the Medusa workflow `payneteasy-process-callback`, so it gets the workflow engine's
+ * visibility, the locking module's lock and compensation.
  *
- * - The initial transaction (type sale / preauth): `settleSession` asks the gateway STATUS through the provider and
+ * Steps: read the row → lock the session (`payneteasy:session:<id>`; subscriber, redelivery and the reconciliation
+ * tick may meet here) → plan under the lock (the row is read again, so the second comer sees the first one's outcome
+ * and does nothing) → one of:
+ * - the initial transaction (type sale / preauth): `settleSession` asks the gateway STATUS through the provider and
  *   makes Medusa reflect it (order created, or session failed with the gateway's reason). The callback's own status
- *   is only a trigger: a replayed "approved" for a declined transaction changes nothing.
- * - Anything later on the order (return, reversal, chargeback, capture/void made elsewhere): recorded and reflected,
- *   never acted on with money (reflect-later-event.ts).
- * - A genuine callback for an order Medusa does not know (its session was deleted after a cart change, while the
+ *   is only a trigger: a replayed "approved" for a declined transaction changes nothing. No compensation: a failed
+ *   authorization is undone by the payment module itself; a started watch is harmless.
+ * - anything later on the order (return, reversal, chargeback, capture/void made elsewhere): its type and amount are
+ *   not covered by the control, so the plan confirms it with STATUS first (confirm-later-event.ts). Confirmed:
+ *   reflected with the gateway's values, never acted on with money (reflect-later-event.ts); compensation removes
+ *   the entry again. Unconfirmable: logged as such (row `ignored`, a warning) and nothing else.
+ * - a genuine callback for an order Medusa does not know (its session was deleted after a cart change, while the
  *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
  *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
  *   deletePayment only logs a paid sale, it never refunds one. Anything else is kept as `ignored`.
- * The row's outcome is written at the end; a row already `processed`, `ignored` or `flagged` is never processed
- * again, so a redelivered event is a no-op. A failure is written as `failed` and rethrown so an event bus with retries retries.
+ * → write the row's outcome (compensation restores the previous one) → release the lock.
+ * A row already `processed`, `ignored` or `flagged` is never processed again, so a redelivered event is a no-op. A
+ * failure is written as `failed` and rethrown so an event bus with retries retries.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { createStep, createWorkflow, StepResponse, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
+import { randomUUID } from "node:crypto"
 import { scrub } from "../../gateway/scrub"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import type { CallbackRow } from "../../modules/payneteasy/service"
-import { reflectLaterEvent } from "./reflect-later-event"
-import { ensureWatched, markSettled } from "./watch"
+import { confirmCallbackEvent } from "./confirm-later-event"
+import { removeReflectedEvent, reflectLaterEvent, type ConfirmedEventFact } from "./reflect-later-event"
+import { ensureWatched, markSettled } from "../../reconciliation/watch"
 import { settleSession } from "./settle-session"
-import { findSession } from "./verify-message"
+import { findSession } from "../../callbacks/verify"
+import { isPayoutClientOrderId, processPayoutCallback } from "./payouts/payout-callback"
 
 export const CALLBACK_RECEIVED = "payneteasy.callback.received"
+export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
 
 /** Transaction types that carry the session's own outcome; everything else is a later event on the order. */
 const INITIAL_TYPES = new Set(["sale", "preauth"])
@@ -34,83 +48,181 @@ export function isInitialType(type: string): boolean {
   return INITIAL_TYPES.has(type.trim().toLowerCase())
 }
 
-export async function processCallback(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
-  const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
-  const first = (await service.retrievePaynetEasyCallback(callbackId)) as unknown as CallbackRow
-  if (isDone(first)) {
-    return first
-  }
-  // One callback of a session at a time (subscriber, redelivery and the reconciliation tick may meet here); the row
-  // is read again under the lock, so the second comer sees the first one's outcome and does nothing.
-  const locking = container.resolve(Modules.LOCKING)
-  return locking.execute(`payneteasy:session:${first.session_id ?? first.orderid}`, () => processUnlocked(container, callbackId), {
-    timeout: SESSION_LOCK_TIMEOUT_S,
-  })
-}
-
 const SESSION_LOCK_TIMEOUT_S = 60
+const SESSION_LOCK_TTL_S = 120
 
+type Outcome = CallbackRow["outcome"]
+type Result = { outcome: Outcome; detail: string }
+type Plan =
+  | { kind: "done" }
+  | ({ kind: "final" } & Result)
+  | { kind: "later"; fact: ConfirmedEventFact; paymentCollectionId: string }
+  | { kind: "initial"; sessionId: string; providerId: string; callbackStatus: string }
+  | { kind: "payout" }
+
+const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+const readRow = async (container: MedusaContainer, id: string) =>
+  (await service(container).retrievePaynetEasyCallback(id))
 const isDone = (row: CallbackRow) => row.outcome === "processed" || row.outcome === "ignored" || row.outcome === "flagged"
 
-async function processUnlocked(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
-  const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
-  const row = (await service.retrievePaynetEasyCallback(callbackId)) as unknown as CallbackRow
-  if (isDone(row)) {
-    return row
-  }
-  const finish = async (outcome: CallbackRow["outcome"], detail: string) =>
-    (await service.updatePaynetEasyCallbacks({
-      id: row.id,
-      outcome,
-      outcome_detail: detail.slice(0, 1000),
-      processed_at: new Date(),
-    })) as unknown as CallbackRow
+const lockKeyStep = createStep("payneteasy-callback-lock-key", async (input: { callbackId: string }, { container }) => {
+  const row = await readRow(container, input.callbackId)
+  return new StepResponse(`payneteasy:session:${row.session_id ?? row.orderid}`)
+})
 
-  try {
-    if (row.source !== "callback") {
-      return await finish("ignored", "a shopper return never counts as the outcome")
-    }
-    const session = row.session_id ? await findSession(container, row.session_id) : undefined
-    if (!session) {
-      const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-      if (row.status === "approved") {
-        logger.warn(
-          `PaynetEasy: APPROVED ${row.type} for a payment session Medusa no longer has (orderid ${row.orderid}, client_orderid ${row.client_orderid}, amount ${row.amount ?? "?"} ${row.currency ?? ""}): the shopper may have paid with no order; callback ${row.id} flagged — refund or void it in the gateway's back office, or make the order by hand`
-        )
-        return await finish(
-          "flagged",
-          `approved ${row.type} for a payment session that no longer exists (deleted after a cart change?): the shopper may have been charged with no order; a person must refund/void it at the gateway or create the order`
-        )
-      }
+/** Reads the row under the lock and decides what to do; asks STATUS for a later event (read-only, nothing to undo). */
+const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { callbackId: string }, { container }) => {
+  const row = await readRow(container, input.callbackId)
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const final = (outcome: Outcome, detail: string) => new StepResponse<Plan>({ kind: "final", outcome, detail })
+  if (isDone(row)) return new StepResponse<Plan>({ kind: "done" })
+  if (row.source !== "callback") return final("ignored", "a shopper return never counts as the outcome")
+  if (isPayoutClientOrderId(row.client_orderid)) return new StepResponse<Plan>({ kind: "payout" })
+  const session = row.session_id ? await findSession(container, row.session_id) : undefined
+  if (!session) {
+    if (row.status === "approved") {
       logger.warn(
-        `PaynetEasy: genuine callback ${row.id} (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.type} ${row.status}) for an order Medusa does not know; check it in the gateway's back office`
+        `PaynetEasy: APPROVED ${row.type} for a payment session Medusa no longer has (orderid ${row.orderid}, client_orderid ${row.client_orderid}, amount ${row.amount ?? "?"} ${row.currency ?? ""}): the shopper may have paid with no order; callback ${row.id} flagged — refund or void it in the gateway's back office, or make the order by hand`
       )
-      return await finish("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
+      return final(
+        "flagged",
+        `approved ${row.type} for a payment session that no longer exists (deleted after a cart change?): the shopper may have been charged with no order; a person must refund/void it at the gateway or create the order`
+      )
     }
-    if (!isInitialType(row.type)) {
-      return await finish("processed", await reflectLaterEvent(container, row, session.payment_collection_id))
-    }
-    const result = await settleSession(container, session.id)
+    logger.warn(
+      `PaynetEasy: genuine callback ${row.id} (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.type} ${row.status}) for an order Medusa does not know; check it in the gateway's back office`
+    )
+    return final("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
+  }
+  if (isInitialType(row.type)) {
+    return new StepResponse<Plan>({ kind: "initial", sessionId: session.id, providerId: session.provider_id, callbackStatus: row.status })
+  }
+  const confirmation = await confirmCallbackEvent(container, row, session.payment_collection_id)
+  if (!confirmation.confirmed) {
+    logger.warn(
+      `PaynetEasy: callback ${row.id} (${row.type} ${row.status} on order ${row.orderid}) is not confirmed by the gateway and was not recorded on any order: ${confirmation.reason}`
+    )
+    return final("ignored", `not confirmed by STATUS: ${confirmation.reason}`)
+  }
+  const e = confirmation.event
+  return new StepResponse<Plan>({
+    kind: "later",
+    paymentCollectionId: session.payment_collection_id,
+    fact: {
+      logId: row.id, source: "callback", sessionId: row.session_id, orderid: row.orderid, type: e.type, status: e.status,
+      amount: e.amount, currency: e.currency, serial: e.serial, reason: e.errorMessage ?? e.errorCode ?? null, receivedAt: row.received_at,
+    },
+  })
+})
+
+/** A payout's callback: the payout's own path decides by STATUS, under the payout's lock (payouts/payout-callback.ts). */
+const settlePayoutCallbackStep = createStep("payneteasy-settle-payout-callback", async (input: { callbackId: string }, { container }) => {
+  const row = await readRow(container, input.callbackId)
+  return new StepResponse<Result>(await processPayoutCallback(container, row))
+})
+
+/** A STATUS-confirmed later event onto the order (or payment) metadata and the event bus; undone by removing the entry. */
+const reflectLaterEventStep = createStep(
+  "payneteasy-reflect-later-event",
+  async (input: { fact: ConfirmedEventFact; paymentCollectionId: string }, { container }) => {
+    const detail = await reflectLaterEvent(container, input.fact, input.paymentCollectionId)
+    return new StepResponse<Result, { fact: ConfirmedEventFact; paymentCollectionId: string }>({ outcome: "processed", detail }, input)
+  },
+  async (input, { container }) => {
+    if (input) await removeReflectedEvent(container, input.fact, input.paymentCollectionId)
+  }
+)
+
+/** The initial transaction: STATUS through the provider, Medusa state through the payment module and core flows. */
+const settleCallbackSessionStep = createStep(
+  "payneteasy-settle-callback-session",
+  async (input: { sessionId: string; providerId: string; callbackStatus: string }, { container }) => {
+    const result = await settleSession(container, input.sessionId)
     const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
     if (result.outcome === "pending" || paidNoOrder) {
       // Paid but no order is not final either: the reconciliation tick keeps trying the cart (and flags it after
       // the hour) besides re-running this row.
-      await ensureWatched(container, session.id, session.provider_id)
+      await ensureWatched(container, input.sessionId, input.providerId)
     } else {
-      await markSettled(container, session.id, result.sessionStatus ?? result.outcome)
+      await markSettled(container, input.sessionId, result.sessionStatus ?? result.outcome)
     }
     if (paidNoOrder) {
       // Paid but no order: keep the row visibly failed so a redelivery or the reconciliation tick tries again.
-      return await finish("failed", `${result.outcome}: ${result.detail}`)
+      return new StepResponse<Result>({ outcome: "failed", detail: `${result.outcome}: ${result.detail}` })
     }
-    const confirmed =
-      result.outcome === "pending" && row.status !== "processing"
-        ? ` (callback said ${row.status}; STATUS not final yet, reconciliation continues)`
+    const note =
+      result.outcome === "pending" && input.callbackStatus !== "processing"
+        ? ` (callback said ${input.callbackStatus}; STATUS not final yet, reconciliation continues)`
         : ""
-    return await finish("processed", `${result.outcome}: ${result.detail}${confirmed}`)
+    return new StepResponse<Result>({ outcome: "processed", detail: `${result.outcome}: ${result.detail}${note}` })
+  }
+)
+
+type Previous = Pick<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at">
+
+/** Writes the row's outcome; compensation puts the previous one back. */
+const recordCallbackOutcomeStep = createStep(
+  "payneteasy-record-callback-outcome",
+  async (input: { callbackId: string; result?: Result }, { container }) => {
+    const before = await readRow(container, input.callbackId)
+    if (!input.result) return new StepResponse(before)
+    const after = await writeOutcome(container, input.callbackId, input.result)
+    const previous: Previous = { id: before.id, outcome: before.outcome, outcome_detail: before.outcome_detail, processed_at: before.processed_at }
+    return new StepResponse(after, previous)
+  },
+  async (previous, { container }) => {
+    if (previous) await service(container).updatePaynetEasyCallbacks(previous)
+  }
+)
+
+async function writeOutcome(container: MedusaContainer, id: string, r: Result): Promise<CallbackRow> {
+  return (await service(container).updatePaynetEasyCallbacks({
+    id,
+    outcome: r.outcome,
+    outcome_detail: r.detail.slice(0, 1000),
+    processed_at: new Date(),
+  }))
+}
+
+export const processPaynetEasyCallbackWorkflow = createWorkflow(
+  PROCESS_CALLBACK_WORKFLOW,
+  (input: { callbackId: string; lockOwner: string }) => {
+    const key = lockKeyStep({ callbackId: input.callbackId })
+    acquireLockStep({ key, ownerId: input.lockOwner, timeout: SESSION_LOCK_TIMEOUT_S, ttl: SESSION_LOCK_TTL_S })
+    const plan = planCallbackStep({ callbackId: input.callbackId })
+    const later = when("payneteasy-callback-is-later-event", { plan }, ({ plan }) => plan.kind === "later").then(() =>
+      reflectLaterEventStep(transform({ plan }, ({ plan }) => plan as Extract<Plan, { kind: "later" }>))
+    )
+    const initial = when("payneteasy-callback-is-initial", { plan }, ({ plan }) => plan.kind === "initial").then(() =>
+      settleCallbackSessionStep(transform({ plan }, ({ plan }) => plan as Extract<Plan, { kind: "initial" }>))
+    )
+    const payout = when("payneteasy-callback-is-payout", { plan }, ({ plan }) => plan.kind === "payout").then(() =>
+      settlePayoutCallbackStep({ callbackId: input.callbackId })
+    )
+    const result = transform({ plan, later, initial, payout }, ({ plan, later, initial, payout }): Result | undefined =>
+      plan.kind === "final"
+        ? { outcome: plan.outcome, detail: plan.detail }
+        : plan.kind === "later" ? later : plan.kind === "initial" ? initial : plan.kind === "payout" ? payout : undefined
+    )
+    const row = recordCallbackOutcomeStep({ callbackId: input.callbackId, result })
+    releaseLockStep({ key, ownerId: input.lockOwner })
+    return new WorkflowResponse(row)
+  }
+)
+
+export async function processCallback(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
+  const first = await readRow(container, callbackId)
+  if (isDone(first)) {
+    return first
+  }
+  try {
+    const { result } = await processPaynetEasyCallbackWorkflow(container).run({
+      input: { callbackId, lockOwner: `payneteasy-callback-${randomUUID()}` },
+    })
+    return result as CallbackRow
   } catch (e) {
     const message = MedusaError.isMedusaError(e) || e instanceof Error ? (e as Error).message : String(e)
-    await finish("failed", `processing failed: ${scrub(message)}`)
+    await writeOutcome(container, callbackId, { outcome: "failed", detail: `processing failed: ${scrub(message)}` })
     throw e
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Reconciliation of PAYMENTS: captures, returns and voids the provider recorded while the gateway still said
- * `processing` (ledger.ts). One watch row per pending entry (`target` = "capture:<id>" / "refund:<id>" / "void:void"), on the same
- * backoff as sessions (backoff.ts). Each check asks STATUS for the entry's serial number (read-only; a client built
- * from the provider's own options, provider-client.ts) and:
+ * `processing` (src/payment-data/ledger.ts). One watch row per pending entry (`target` = "capture:<id>" / "refund:<id>" / "void:void"), on the same
+ * backoff as sessions (src/reconciliation/backoff.ts). Each check asks STATUS for the entry's serial number (read-only; a client built
+ * from the provider's own options, src/gateway-adapter/status-client.ts) and:
  * - approved            → the entry's status is written to payment.data (paymentModule.updatePayment, which updates the
  *                         Payment row only and calls no provider); the watch is final. Medusa's Capture / Refund row
  *                         already exists, so Medusa's totals were right all along.
@@ -18,15 +18,20 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { PaynetEasyClient } from "../../gateway"
-import { transactionTypeKey } from "../../providers/payneteasy/status-map"
+import { createStep, createWorkflow, StepResponse, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { laterEventType, type PaynetEasyClient } from "../../gateway"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { scrub } from "../../gateway/scrub"
-import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
-import { GATEWAY_TYPE, type LedgerKind, isFinalStatus, parseTarget, pendingEntries, withFinalStatus } from "./ledger"
-import { statusClientFor } from "./provider-client"
-import { reflectLaterEvent } from "./reflect-later-event"
-import { ensureWatched, watchService as service } from "./watch"
+import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../reconciliation/backoff"
+import { isApproved, isFinal, parseGatewayStatus } from "../../gateway/statuses"
+import { GATEWAY_TYPE, findEntry, type LedgerKind, type LedgerEntryView, parseTarget, pendingEntries, withEntry, withFinalStatus } from "../../payment-data/ledger"
+import { statusClientFor } from "../../gateway-adapter"
+import { reflectLaterEvent, removeReflectedEvent, type ConfirmedEventFact } from "./reflect-later-event"
+import { updateWatchStep } from "./steps/update-watch"
+import { ensureWatched, watchService as service, watchUpdate, type WatchUpdate } from "../../reconciliation/watch"
+
+export const RECONCILE_LEDGER_ENTRY_WORKFLOW = "payneteasy-reconcile-ledger-entry"
+type CheckVerdict = "settled" | "pending" | "flagged"
 
 type PaymentRow = {
   id: string
@@ -95,7 +100,7 @@ export async function discoverLedger(container: MedusaContainer, now: Date, prov
           paymentId: payment.id,
         })
         added++
-      } else if (row.state !== "pending" && isFinalStatus(row.last_status ?? undefined)) {
+      } else if (row.state !== "pending" && isFinal(row.last_status)) {
         await writeFinalStatus(container, payment.id, p.target, row.last_status!, { errorMessage: row.note ?? undefined })
       }
     }
@@ -113,30 +118,33 @@ async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>
   })
   // Without a serial number STATUS describes the order's latest transaction: it only speaks for this entry when it
   // is of the same kind; otherwise we cannot tell, and the entry stays pending.
-  if (!serial && transactionTypeKey(reply["transaction-type"]) !== GATEWAY_TYPE[kind]) {
+  if (!serial && laterEventType(reply["transaction-type"]) !== GATEWAY_TYPE[kind]) {
     return { status: "unknown" }
   }
   return {
-    status: String(reply.status ?? "").toLowerCase(),
+    status: parseGatewayStatus(reply.status),
     errorCode: reply["error-code"],
     errorMessage: reply["error-message"]?.trim() || undefined,
     serial: reply["serial-number"],
   }
 }
 
+type EntryView = { id: string; amount?: string; currency?: string; serialNumber?: string }
+
+/** Records a declined ledger entry in the callback log (flagged) and on the order; returns what was written. */
 async function flagDeclined(
   container: MedusaContainer,
-  row: ReconciliationRow,
+  providerId: string,
   payment: PaymentRow,
   kind: LedgerKind,
-  entry: { id: string; amount?: string; currency?: string; serialNumber?: string },
+  entry: EntryView,
   answer: StatusAnswer
-): Promise<string> {
+): Promise<{ detail: string; logId: string; fact: ConfirmedEventFact; created: boolean }> {
   const data = payment.data ?? {}
   const svc = service(container)
-  const { row: logRow } = await svc.recordCallback({
+  const { row: logRow, created } = await svc.recordCallback({
     source: "reconcile",
-    provider_id: row.provider_id,
+    provider_id: providerId,
     session_id: payment.payment_session_id,
     orderid: String(data.orderId ?? ""),
     client_orderid: String(data.clientOrderId ?? ""),
@@ -151,28 +159,30 @@ async function flagDeclined(
     params: { medusa_id: entry.id, "serial-number": entry.serialNumber ?? answer.serial ?? null, payment_id: payment.id },
     received_at: new Date(),
   })
-  const where = await reflectLaterEvent(container, logRow, payment.payment_collection_id)
+  // STATUS (by the entry's serial number) answered this: a confirmed fact, reflected with the gateway's status.
+  const fact: ConfirmedEventFact = {
+    logId: logRow.id, source: "reconcile", sessionId: payment.payment_session_id, orderid: logRow.orderid, type: logRow.type,
+    status: logRow.status, amount: logRow.amount, currency: logRow.currency,
+    serial: entry.serialNumber ?? answer.serial ?? `medusa:${entry.id}`,
+    reason: answer.errorMessage ?? answer.errorCode ?? null, receivedAt: logRow.received_at,
+  }
+  const where = await reflectLaterEvent(container, fact, payment.payment_collection_id)
   const detail = `${kind} ${entry.id} of payment ${payment.id} was ${answer.status} by the gateway after Medusa recorded it: Medusa shows money moved that did not move; a person must correct the order (${where})`
   await svc.updatePaynetEasyCallbacks({ id: logRow.id, outcome: "flagged", outcome_detail: detail.slice(0, 1000), processed_at: new Date() })
-  return detail
+  return { detail, logId: logRow.id, fact, created }
 }
 
-/** One check of one ledger watch row. */
-export async function checkLedgerEntry(
-  container: MedusaContainer,
-  row: ReconciliationRow,
-  now: () => Date
-): Promise<"settled" | "pending" | "flagged"> {
-  const svc = service(container)
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+type LedgerLook =
+  | { gone: true }
+  | { gone: false; kind: LedgerKind; payment: PaymentRow; entry: EntryView; answer: StatusAnswer }
+
+/** Reads the watched entry and asks STATUS for it (read-only: nothing to undo). */
+const askLedgerStatusStep = createStep("payneteasy-ask-ledger-status", async (input: { row: ReconciliationRow }, { container }) => {
+  const row = input.row
   const target = parseTarget(row.target)
   const payment = row.payment_id ? await readPayment(container, row.payment_id) : undefined
   const entry = payment ? pendingEntries(payment.data).find((p) => p.target === row.target)?.entry : undefined
-  const base = { id: row.id, last_checked_at: now(), checks: row.checks + 1 }
-  if (!target || !payment || !entry) {
-    await svc.updatePaynetEasyReconciliations({ ...base, state: "final", note: "ledger entry no longer pending (or gone)" })
-    return "settled"
-  }
+  if (!target || !payment || !entry) return new StepResponse<LedgerLook>({ gone: true })
   let answer: StatusAnswer
   let client: PaynetEasyClient | undefined
   try {
@@ -183,31 +193,104 @@ export async function checkLedgerEntry(
   } finally {
     await client?.close().catch(() => undefined)
   }
-  const checkedAt = now()
-  if (answer.status === "approved") {
-    await writeFinalStatus(container, payment.id, row.target, "approved", {})
-    await svc.updatePaynetEasyReconciliations({ ...base, last_checked_at: checkedAt, state: "final", last_status: "approved", note: `${target.kind} approved by the gateway` })
-    return "settled"
+  return new StepResponse<LedgerLook>({ gone: false, kind: target.kind, payment, entry, answer })
+})
+
+/** Writes a final gateway status onto the entry in payment.data; compensation puts the entry's previous state back. */
+const writeLedgerStatusStep = createStep(
+  "payneteasy-write-ledger-status",
+  async (input: { paymentId: string; target: string; status: string; errorCode?: string; errorMessage?: string }, { container }) => {
+    const before = await readPayment(container, input.paymentId)
+    const previous = before?.data ? findEntry(before.data, input.target) : undefined
+    await writeFinalStatus(container, input.paymentId, input.target, input.status, input)
+    return new StepResponse(true, previous ? { paymentId: input.paymentId, target: input.target, previous } : undefined)
+  },
+  async (undo, { container }) => {
+    if (!undo) return
+    const payment = await readPayment(container, undo.paymentId)
+    if (!payment?.data) return
+    const patch = withEntry(payment.data, undo.target, undo.previous)
+    if (patch) {
+      await container.resolve(Modules.PAYMENT).updatePayment({ id: undo.paymentId, data: { ...payment.data, ...patch } } as { id: string })
+    }
   }
-  if (isFinalStatus(answer.status)) {
-    await writeFinalStatus(container, payment.id, row.target, answer.status, answer)
-    const detail = await flagDeclined(container, row, payment, target.kind, entry, answer)
-    await svc.updatePaynetEasyReconciliations({ ...base, last_checked_at: checkedAt, state: "flagged", last_status: answer.status, note: (answer.errorMessage ?? detail).slice(0, 1000) })
-    logger.warn(`PaynetEasy: ${detail}`)
-    return "flagged"
+)
+
+/** A declined entry into the callback log and onto the order; compensation removes both again. */
+const flagDeclinedStep = createStep(
+  "payneteasy-flag-declined-ledger-entry",
+  async (input: { providerId: string; look: Extract<LedgerLook, { gone: false }> }, { container }) => {
+    const { look } = input
+    const flagged = await flagDeclined(container, input.providerId, look.payment, look.kind, look.entry, look.answer)
+    return new StepResponse(flagged.detail, { ...flagged, paymentCollectionId: look.payment.payment_collection_id })
+  },
+  async (undo, { container }) => {
+    if (!undo) return
+    await removeReflectedEvent(container, undo.fact, undo.paymentCollectionId)
+    if (undo.created) await service(container).deletePaynetEasyCallbacks(undo.logId)
+  }
+)
+
+/** Pure: the watch update and verdict for one ledger check. */
+export function ledgerCheck(
+  row: Pick<ReconciliationRow, "id" | "checks" | "started_at">,
+  look: LedgerLook,
+  checkedAt: Date,
+  flaggedDetail?: string
+): { update: WatchUpdate; verdict: CheckVerdict; warning?: string } {
+  if (look.gone) {
+    return { verdict: "settled", update: watchUpdate(row, checkedAt, { state: "final", note: "ledger entry no longer pending (or gone)" }) }
+  }
+  const { kind, entry, answer, payment } = look
+  if (isApproved(answer.status)) {
+    return { verdict: "settled", update: watchUpdate(row, checkedAt, { state: "final", lastStatus: "approved", note: `${kind} approved by the gateway` }) }
+  }
+  if (isFinal(answer.status)) {
+    return {
+      verdict: "flagged",
+      update: watchUpdate(row, checkedAt, { state: "flagged", lastStatus: answer.status, note: answer.errorMessage ?? flaggedDetail ?? "" }),
+      warning: `PaynetEasy: ${flaggedDetail}`,
+    }
   }
   const next = nextCheckAt(new Date(row.started_at), checkedAt)
   if (!next) {
-    await svc.updatePaynetEasyReconciliations({
-      ...base,
-      last_checked_at: checkedAt,
-      state: "flagged",
-      last_status: answer.status,
-      note: `${target.kind} ${entry.id} has no final gateway status after an hour: stop polling and ask the PaynetEasy account manager`,
-    })
-    logger.warn(`PaynetEasy: ${target.kind} ${entry.id} of payment ${payment.id} has no final gateway status after an hour; flagged for a person`)
-    return "flagged"
+    return {
+      verdict: "flagged",
+      update: watchUpdate(row, checkedAt, {
+        state: "flagged",
+        lastStatus: answer.status,
+        note: `${kind} ${entry.id} has no final gateway status after an hour: stop polling and ask the PaynetEasy account manager`,
+      }),
+      warning: `PaynetEasy: ${kind} ${entry.id} of payment ${payment.id} has no final gateway status after an hour; flagged for a person`,
+    }
   }
-  await svc.updatePaynetEasyReconciliations({ ...base, last_checked_at: checkedAt, next_check_at: next, last_status: answer.status })
-  return "pending"
+  return { verdict: "pending", update: watchUpdate(row, checkedAt, { state: "pending", lastStatus: answer.status }, next) }
 }
+
+/** Reconciliation of one ledger watch (a capture / refund / void still undecided at the gateway). */
+export const reconcileLedgerEntryWorkflow = createWorkflow(
+  RECONCILE_LEDGER_ENTRY_WORKFLOW,
+  (input: { row: ReconciliationRow; checkedAt: string }) => {
+    const look = askLedgerStatusStep({ row: input.row })
+    const decided = transform({ look }, ({ look }) => (!look.gone && isFinal(look.answer.status) ? look : undefined))
+    when("payneteasy-ledger-status-is-final", { decided }, ({ decided }) => !!decided).then(() => {
+      writeLedgerStatusStep(
+        transform({ decided, input }, ({ decided, input }) => ({
+          paymentId: decided!.payment.id,
+          target: input.row.target,
+          status: decided!.answer.status,
+          errorCode: decided!.answer.errorCode,
+          errorMessage: decided!.answer.errorMessage,
+        }))
+      )
+    })
+    const flagged = when("payneteasy-ledger-status-is-declined", { decided }, ({ decided }) => !!decided && !isApproved(decided.answer.status)).then(
+      () => flagDeclinedStep(transform({ decided, input }, ({ decided, input }) => ({ providerId: input.row.provider_id, look: decided! })))
+    )
+    const check = transform({ input, look, flagged }, ({ input, look, flagged }) =>
+      ledgerCheck(input.row, look, new Date(input.checkedAt), flagged ?? undefined)
+    )
+    updateWatchStep(transform({ check }, ({ check }) => check.update))
+    return new WorkflowResponse(check)
+  }
+)

@@ -1,6 +1,6 @@
 /**
  * Reconciliation: asks the gateway about PaynetEasy payment sessions — and captures / returns of PaynetEasy payments
- * (reconcile-ledger.ts) — that are still not final, on the gateway's recommended backoff (backoff.ts), until they
+ * (reconcile-ledger.ts) — that are still not final, on the gateway's recommended backoff (src/reconciliation/backoff.ts), until they
  * are final or an hour has passed (then flagged for a person).
  *
  * It is what brings a payment to its final state when no callback ever comes (callbacks blocked by a firewall, a
@@ -14,8 +14,10 @@
  *    ends after the hour, without a flag); and payment ledger entries still `processing` (reconcile-ledger.ts);
  * 3. claims due rows in the database (UPDATE … FOR UPDATE SKIP LOCKED), so even without the tick lock two
  *    instances never check the same session at the same time;
- * 4. settles them with bounded concurrency through `settleSession` (STATUS via the provider, Medusa state via the
- *    payment module and processPaymentWorkflow), and writes the next check time or the final state. "Paid but the
+ * 4. settles them with bounded concurrency, each in a Medusa workflow (`payneteasy-reconcile-session`: `settleSession`
+ *    — STATUS via the provider, Medusa state via the payment module and processPaymentWorkflow — then the watch
+ *    update, undone if a later step fails; ledger rows: `payneteasy-reconcile-ledger-entry`), and writes the next
+ *    check time or the final state. "Paid but the
  *    cart could not be completed" is NOT final: the watch stays pending (next tick tries the cart again) and is
  *    flagged after the hour — with callbacks off nothing else would ever finish that payment;
  * 5. re-runs callback-log rows left `received` or `failed` for more than a minute (the instance died between
@@ -24,17 +26,20 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { randomUUID } from "node:crypto"
 import { scrub } from "../../gateway/scrub"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
-import { GIVE_UP_AFTER_MS, nextCheckAt } from "./backoff"
+import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../reconciliation/backoff"
 import { processCallback } from "./process-callback"
-import { checkLedgerEntry, discoverLedger } from "./reconcile-ledger"
-import { ensureWatched, SESSION_TARGET, watchService as service } from "./watch"
-import { settleSession } from "./settle-session"
-import { PROVIDER_PREFIX } from "./verify-message"
+import { discoverLedger, reconcileLedgerEntryWorkflow } from "./reconcile-ledger"
+import { updateWatchStep } from "./steps/update-watch"
+import { ensureWatched, SESSION_TARGET, watchService as service, watchUpdate, type WatchUpdate } from "../../reconciliation/watch"
+import { settleSession, type SettleResult } from "./settle-session"
+import { PROVIDER_PREFIX } from "../../gateway-adapter"
 
 export const TICK_LOCK = "payneteasy:reconcile:tick"
+export const RECONCILE_SESSION_WORKFLOW = "payneteasy-reconcile-session"
 export const DEFAULT_CONCURRENCY = 4
 const CLAIM_LIMIT = 25
 const LEASE_MS = 60_000
@@ -149,68 +154,74 @@ async function discover(container: MedusaContainer, now: Date): Promise<number> 
 const PAID_NO_ORDER_NOTE =
   "the gateway approved the payment but the cart could not be completed into an order for an hour: a person must complete the cart or refund the payment"
 
-async function checkOne(container: MedusaContainer, row: ReconciliationRow, now: () => Date): Promise<"settled" | "pending" | "flagged"> {
-  if (row.target !== SESSION_TARGET) {
-    return checkLedgerEntry(container, row, now)
-  }
-  const svc = service(container)
-  const result = await settleSession(container, row.session_id)
-  const checkedAt = now()
+export type CheckVerdict = "settled" | "pending" | "flagged"
+
+/** Pure: what one check of a session watch concludes from settleSession's answer (see steps 4 and 2 in the header). */
+export function sessionCheck(
+  row: Pick<ReconciliationRow, "id" | "checks" | "started_at" | "session_id">,
+  result: SettleResult,
+  checkedAt: Date
+): { update: WatchUpdate; verdict: CheckVerdict; warning?: string } {
   const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
   if (result.outcome !== "pending" && !paidNoOrder) {
-    await svc.updatePaynetEasyReconciliations({
-      id: row.id,
-      state: "final",
-      last_status: result.sessionStatus ?? result.outcome,
-      last_checked_at: checkedAt,
-      checks: row.checks + 1,
-      note: result.detail.slice(0, 1000),
-    })
-    return "settled"
+    return {
+      verdict: "settled",
+      update: watchUpdate(row, checkedAt, { state: "final", lastStatus: result.sessionStatus ?? result.outcome, note: result.detail }),
+    }
   }
   const next = nextCheckAt(new Date(row.started_at), checkedAt)
   if (!next && result.outcome === "pending" && !result.gatewayOrderId) {
     // Direct flow, STATUS by client_orderid still says "not found" after the hour: no card request ever reached
     // the gateway, so nothing was paid; stop watching without bothering a person.
-    await svc.updatePaynetEasyReconciliations({
-      id: row.id,
-      state: "final",
-      last_status: result.sessionStatus ?? null,
-      last_checked_at: checkedAt,
-      checks: row.checks + 1,
-      note: "the gateway knows no transaction for this session's client_orderid after an hour; nothing was paid",
-    })
-    return "settled"
+    return {
+      verdict: "settled",
+      update: watchUpdate(row, checkedAt, {
+        state: "final",
+        lastStatus: result.sessionStatus ?? null,
+        note: "the gateway knows no transaction for this session's client_orderid after an hour; nothing was paid",
+      }),
+    }
   }
   if (!next) {
-    await svc.updatePaynetEasyReconciliations({
-      id: row.id,
-      state: "flagged",
-      last_status: result.sessionStatus ?? null,
-      last_checked_at: checkedAt,
-      checks: row.checks + 1,
-      note: paidNoOrder
-        ? PAID_NO_ORDER_NOTE
-        : "no final status from the gateway after an hour: stop polling and ask the PaynetEasy account manager",
-    })
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(
-        paidNoOrder
-          ? `PaynetEasy: payment session ${row.session_id} is paid but its cart ${result.cartId} could not be completed for an hour; flagged for a person`
-          : `PaynetEasy: payment session ${row.session_id} has no final gateway status after an hour; flagged for a person`
-      )
-    return "flagged"
+    return {
+      verdict: "flagged",
+      update: watchUpdate(row, checkedAt, {
+        state: "flagged",
+        lastStatus: result.sessionStatus ?? null,
+        note: paidNoOrder ? PAID_NO_ORDER_NOTE : "no final status from the gateway after an hour: stop polling and ask the PaynetEasy account manager",
+      }),
+      warning: paidNoOrder
+        ? `PaynetEasy: payment session ${row.session_id} is paid but its cart ${result.cartId} could not be completed for an hour; flagged for a person`
+        : `PaynetEasy: payment session ${row.session_id} has no final gateway status after an hour; flagged for a person`,
+    }
   }
-  await svc.updatePaynetEasyReconciliations({
-    id: row.id,
-    next_check_at: next,
-    last_status: result.sessionStatus ?? null,
-    last_checked_at: checkedAt,
-    checks: row.checks + 1,
-    note: paidNoOrder ? result.detail.slice(0, 1000) : null,
-  })
-  return "pending"
+  return {
+    verdict: "pending",
+    update: watchUpdate(row, checkedAt, { state: "pending", lastStatus: result.sessionStatus ?? null, note: paidNoOrder ? result.detail : null }, next),
+  }
+}
+
+/** Settles the session through the payment module (no compensation: a failed authorization is undone by the module). */
+const settleWatchedSessionStep = createStep("payneteasy-settle-watched-session", async (input: { sessionId: string }, { container }) => {
+  return new StepResponse(await settleSession(container, input.sessionId))
+})
+
+/** Reconciliation of one session watch: settle it, then close the watch or schedule the next check. */
+export const reconcileSessionWorkflow = createWorkflow(
+  RECONCILE_SESSION_WORKFLOW,
+  (input: { row: ReconciliationRow; checkedAt: string }) => {
+    const result = settleWatchedSessionStep({ sessionId: input.row.session_id })
+    const check = transform({ input, result }, ({ input, result }) => sessionCheck(input.row, result, new Date(input.checkedAt)))
+    updateWatchStep(transform({ check }, ({ check }) => check.update))
+    return new WorkflowResponse(check)
+  }
+)
+
+async function checkOne(container: MedusaContainer, row: ReconciliationRow, now: () => Date): Promise<CheckVerdict> {
+  const workflow = row.target !== SESSION_TARGET ? reconcileLedgerEntryWorkflow : reconcileSessionWorkflow
+  const { result } = await workflow(container).run({ input: { row, checkedAt: now().toISOString() } })
+  if (result.warning) container.resolve(ContainerRegistrationKeys.LOGGER).warn(result.warning)
+  return result.verdict
 }
 
 /** One reconciliation tick. Tests call it directly; the scheduled job calls it every few seconds. */

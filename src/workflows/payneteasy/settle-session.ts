@@ -21,8 +21,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { cartAndOrderFor } from "./cart-links"
-import { findSession } from "./verify-message"
+import { cartAndOrderFor } from "../../lookups/cart-and-order"
+import { findSession } from "../../callbacks/verify"
 
 export type SettleOutcome =
   /** the gateway approved; a Payment exists and, when the session belongs to a cart, the order exists */

@@ -3,7 +3,7 @@
  * `server_callback_url`).
  *
  * verify control (through the provider) → record in the callback log (unique per source/orderid/client_orderid/
- * type/status/event_key, see callback-params.ts `eventKey`) → emit `payneteasy.callback.received` → 200. Processing
+ * type/status/event_key, see src/callbacks/params.ts `eventKey`) → emit `payneteasy.callback.received` → 200. Processing
  * (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway gets its 200
  * quickly and stops retrying (it retries a non-200 for 14 days).
  * - a genuine callback for a session Medusa no longer has (verifies under one of our providers) → 200 and recorded;
@@ -21,11 +21,12 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { sessionIdFromClientOrderId } from "../../../providers/payneteasy/client-order-id"
-import { coreFields, readParams, type CallbackParams } from "../../../workflows/payneteasy/callback-params"
-import { acceptGatewayMessage } from "../../../workflows/payneteasy/gateway-message"
+import { sessionIdFromClientOrderId } from "../../../payment-data/client-order-id"
+import { coreFields, readParams, type CallbackParams } from "../../../callbacks/params"
+import { acceptGatewayMessage } from "../../../callbacks/accept"
+import { isPayoutClientOrderId } from "../../../callbacks/verify-payout"
 import { CALLBACK_RECEIVED } from "../../../workflows/payneteasy/process-callback"
-import { paramsForVerification, PROVIDER_PREFIX } from "../../../workflows/payneteasy/verify-message"
+import { paramsForVerification, PROVIDER_PREFIX } from "../../../callbacks/verify"
 
 export const AUTHENTICATE = false
 
@@ -74,7 +75,9 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
   } catch {
     early = undefined // malformed: acceptGatewayMessage answers 400 with the reason
   }
-  if (early && !(await verifiesUnderSomeProvider(req.scope, early.params, rawBody && rawBody.length ? rawBody : rawQuery, req.headers as Record<string, unknown>))) {
+  // Payout callbacks (client_orderid = payout id) are verified by accept.ts with the key of the registration that made
+  // the payout; the providers' webhook check knows only payment sessions.
+  if (early && !isPayoutClientOrderId(early.clientOrderId) && !(await verifiesUnderSomeProvider(req.scope, early.params, rawBody && rawBody.length ? rawBody : rawQuery, req.headers as Record<string, unknown>))) {
     const ours = sessionIdFromClientOrderId(early.clientOrderId) !== undefined
     res
       .status(ours ? 403 : 404)

@@ -19,13 +19,12 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
-import { cartAndOrderFor } from "../../../workflows/payneteasy/cart-links"
-import { acceptGatewayMessage } from "../../../workflows/payneteasy/gateway-message"
+import { cartAndOrderFor } from "../../../lookups/cart-and-order"
+import { acceptGatewayMessage } from "../../../callbacks/accept"
+import { escapeHtml } from "../../../html/escape"
 
 export const AUTHENTICATE = false
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string)
 
 async function handle(req: MedusaRequest, res: MedusaResponse) {
   const accepted = await acceptGatewayMessage(

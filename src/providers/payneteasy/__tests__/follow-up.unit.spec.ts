@@ -3,7 +3,7 @@
  * against the snapshot, checking the amount of an adopted transaction, and listing undecided ledger entries.
  */
 import { amountAgrees, judgeLostReply } from "../follow-up"
-import { pendingLedgerEntries } from "../session-data"
+import { pendingLedgerEntries } from "../../../payment-data/session-data"
 
 const st = (serial: string | undefined, type: string, amount?: string, status = "approved") =>
   ({ type: "status-response", status, "serial-number": serial, "transaction-type": type, amount }) as any

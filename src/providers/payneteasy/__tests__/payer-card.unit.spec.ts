@@ -1,6 +1,6 @@
 import { parseCard, withoutTransient } from "../card"
-import { payerFields, storablePayer, UNKNOWN_IP } from "../payer"
-import { parseSessionData } from "../session-data"
+import { payerFields, storablePayer, UNKNOWN_IP } from "../../../payment-data/payer"
+import { parseSessionData } from "../../../payment-data/session-data"
 
 const guest = { email: "g@x.test", phone: "+4930", address_1: "1 St", city: "Berlin", postal_code: "10115", country_code: "de" }
 
@@ -41,6 +41,12 @@ describe("card fields", () => {
       expect((e as Error).message).toMatch(/card.number/)
       expect((e as Error).message).not.toMatch(/4111|98765/)
     }
+  })
+
+  it("refuses a card number that fails the Luhn check (a typo is not sent to the gateway), naming the field only", () => {
+    expect(() => parseCard({ number: "4444555566661112", cvv: "123", expMonth: "12", expYear: "2031", holder: "A B" })).toThrow(/card\.number.*Luhn/)
+    expect(() => parseCard({ number: "4444555566661112", cvv: "123", expMonth: "12", expYear: "2031", holder: "A B" })).not.toThrow(/4444/)
+    expect(parseCard({ number: "4444555566661111", cvv: "123", expMonth: "12", expYear: "2031", holder: "A B" }).number).toBe("4444555566661111")
   })
 
   it("transient keys are removed before data is parsed or returned", () => {

@@ -30,7 +30,8 @@ describe("status table: gateway status × transaction type × next action → se
 
   it.each(cells)("only approved can authorize or capture: %s × %s × %s", (status, type, next) => {
     const s = STATUS_TABLE[status][type][next]
-    if (s === AUTHORIZED || s === CAPTURED) expect(status).toBe("approved")
+    // authorized / captured exactly when the gateway approved a transaction that holds or takes money
+    expect(s === AUTHORIZED || s === CAPTURED).toBe(status === "approved" && ["preauth", "sale", "capture"].includes(type))
   })
 })
 

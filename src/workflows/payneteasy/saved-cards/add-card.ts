@@ -13,9 +13,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
-import { sendOnce, isFinal, isNotFound } from "../../../providers/payneteasy/gateway-ops"
-import { payerFields } from "../../../providers/payneteasy/payer"
-import { cardsClient, cardsProviderId, cardsProviderOptions } from "./cards-gateway"
+import { sendOnce, isFinal, isNotFound } from "../../../gateway-adapter"
+import { payerFields } from "../../../payment-data/payer"
+import { cardsClient, cardsProviderId, cardsProviderOptions } from "../../../gateway-adapter/cards-config"
 
 export type StartVerificationInput = { customer_id: string; return_url?: string; ip?: string }
 

@@ -23,7 +23,7 @@ import { acquireLockStep, releaseLockStep, createOrUpdateOrderPaymentCollectionW
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
-import { decimalText, toGatewayAmount, toMinor } from "../../../providers/payneteasy/amounts"
+import { decimalText, toGatewayAmount, toMinor } from "../../../payment-data/amounts"
 import { currencyExponent, fromMinorUnits } from "../../../gateway/money"
 
 /** Minor units of an admin-typed amount, refusing what the currency cannot hold (no silent rounding). */

@@ -17,7 +17,7 @@ import { userEmails } from "./users"
 import { PAYNETEASY_MODULE } from "../../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../../modules/payneteasy/service"
 import type { CallbackRow, ReconciliationRow } from "../../../../modules/payneteasy/service"
-import { sessionDataSchema, type SessionData } from "../../../../providers/payneteasy/session-data"
+import { sessionDataSchema, type SessionData } from "../../../../payment-data/session-data"
 import { gatewayConfigFor, PAYNETEASY_PROVIDER_PREFIX } from "./providers"
 import { callbackView, type CallbackView } from "./callback-view"
 

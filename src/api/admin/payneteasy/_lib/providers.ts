@@ -9,8 +9,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { checkGatewayConnection, describeConfig, type DoctorCheck, type DoctorConfigView } from "../../../../gateway/doctor"
 import type { GatewayConfig } from "../../../../gateway"
-import { parseOptions, resolvePrivateKey } from "../../../../providers/payneteasy/options"
-import { providerOptionsFor } from "../../../../workflows/payneteasy/provider-client"
+import { parseOptions, resolvePrivateKey } from "../../../../gateway-adapter/options"
+import { providerOptionsFor } from "../../../../gateway-adapter/status-client"
 
 export const PAYNETEASY_PROVIDER_PREFIX = "pp_payneteasy"
 

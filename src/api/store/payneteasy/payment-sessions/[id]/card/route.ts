@@ -15,7 +15,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { cardSchema } from "../../../../../../providers/payneteasy/card"
-import { payerSchema } from "../../../../../../providers/payneteasy/payer"
+import { payerSchema } from "../../../../../../payment-data/payer"
 import { sessionView as view } from "../../../session-view"
 
 const bodySchema = z.object({ card: z.unknown(), payer: payerSchema.optional() })

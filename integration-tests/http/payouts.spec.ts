@@ -1,0 +1,349 @@
+/**
+ * Payouts end to end: a real Medusa app (Postgres) with the plugin from source, the gateway sandbox over HTTP (with
+ * this suite's RSA public key registered, the provider holding the private key), the admin API driven with a real
+ * admin token. The claims: every method reaches every destination kind and ends with the status the gateway's
+ * callback (confirmed by STATUS) gives; a declined check is never paid; bad input is refused with the field named and
+ * nothing sent; a retried request, a lost reply or five admins confirming at once make exactly one gateway
+ * transaction; no full card or account number is in the database or the logs.
+ */
+import { generateKeyPairSync } from "node:crypto"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
+import { reconcilePayouts } from "../../src/workflows/payneteasy/payouts/reconcile-payouts"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { PRIVATE_KEY_ENV } from "../helpers/provider-options"
+import { useSandbox } from "../helpers/sandbox"
+import { createAdminUser, type AdminAuth } from "../helpers/store"
+import { waitFor } from "../helpers/inspect"
+import { captureLogs } from "../helpers/log-capture"
+
+jest.setTimeout(240_000)
+
+const keys = generateKeyPairSync("rsa", { modulusLength: 2048 })
+process.env[PRIVATE_KEY_ENV] = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString()
+const sandbox = useSandbox({
+  merchants: [{
+    ...DEFAULT_SANDBOX_MERCHANT,
+    endpointIds: [...DEFAULT_SANDBOX_MERCHANT.endpointIds],
+    endpointGroupIds: [...DEFAULT_SANDBOX_MERCHANT.endpointGroupIds],
+    publicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString(),
+  }],
+})
+
+const CARD = "4444555566661111"
+const ACCOUNT = "LV80BANK0000435195001"
+const DESTINATIONS = {
+  card: { type: "card", card_number: CARD },
+  bank: { type: "bank", account_number: ACCOUNT, bank_name: "Baltic Bank", bank_branch: "Riga Central" },
+  wallet: { type: "wallet", wallet_id: "wallet-7788991" },
+  phone: { type: "phone", phone: "+37120000001" },
+} as const
+
+/** Everything the suite writes to stdout / stderr / console (helpers/log-capture.ts). */
+const logged = captureLogs()
+afterAll(() => {
+  delete process.env[PRIVATE_KEY_ENV]
+})
+
+let keyCounter = 0
+const newKey = () => `test-key-${Date.now()}-${++keyCounter}`
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let admin: AdminAuth
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+    })
+    beforeEach(() => sandbox().control.clearFaults())
+
+    const headers = (key?: string) => ({ headers: { ...admin.headers, ...(key ? { "idempotency-key": key } : {}) } })
+    const create = (body: unknown, key = newKey()) =>
+      api.post("/admin/payneteasy/payouts", body, headers(key)).catch((e: any) => e.response)
+    const confirm = (id: string, key = newKey()) =>
+      api.post(`/admin/payneteasy/payouts/${id}/confirm`, {}, headers(key)).catch((e: any) => e.response)
+    const detail = async (id: string) => (await api.get(`/admin/payneteasy/payouts/${id}`, headers())).data.payout
+    const requests = () => sandbox().control.requests()
+    const waitStatus = (id: string, statuses: string[]) =>
+      waitFor(`payout ${id} in ${statuses.join("/")}`, async () => {
+        const p = await detail(id)
+        return statuses.includes(p.status) ? p : false
+      })
+    /** The final status as the gateway's callback (confirmed by STATUS) wrote it into the history. */
+    const waitCallback = (id: string, status: string) =>
+      waitFor(`callback → ${status} for payout ${id}`, async () => {
+        const p = await detail(id)
+        return p.history.some((h: any) => h.actor === "gateway:callback" && h.to_status === status) ? p : false
+      })
+    const gatewayOrders = (payoutId: string) => sandbox().control.byClientOrderId(payoutId)
+
+    it("answers 401 without admin authentication and sends nothing", async () => {
+      const before = requests()
+      const body = { method: "single", amount: "10.00", currency_code: "EUR", destination: DESTINATIONS.wallet }
+      const noAuth = { headers: { "idempotency-key": newKey() } }
+      expect((await api.post("/admin/payneteasy/payouts", body, noAuth).catch((e: any) => e.response)).status).toBe(401)
+      expect((await api.get("/admin/payneteasy/payouts").catch((e: any) => e.response)).status).toBe(401)
+      expect((await api.get("/admin/payneteasy/payouts/pnepo_x").catch((e: any) => e.response)).status).toBe(401)
+      expect((await api.post("/admin/payneteasy/payouts/pnepo_x/confirm", {}, noAuth).catch((e: any) => e.response)).status).toBe(401)
+      expect(requests()).toEqual(before)
+    })
+
+    describe.each(Object.entries(DESTINATIONS))("destination %s", (kind, destination) => {
+      it("single-step (v2 payout): processing, then approved from the callback confirmed by STATUS", async () => {
+        const res = await create({ method: "single", amount: "12.34", currency_code: "EUR", destination, recipient: "Jane Roe", purpose: `refund ${kind}` })
+        expect(res.status).toBe(201)
+        const p = res.data.payout
+        expect(p).toMatchObject({ method: "single", amount: "12.34", currency_code: "EUR", destination: { type: kind } })
+        expect(JSON.stringify(res.data)).not.toContain(CARD)
+        expect(JSON.stringify(res.data)).not.toContain(ACCOUNT)
+        const done = await waitCallback(p.id, "approved")
+        expect(done.status).toBe("approved")
+        expect(done.gateway_order_id).toBeTruthy()
+        expect(done.created_by).toBe(`user:${admin.userId}`)
+        const [order] = gatewayOrders(p.id)
+        expect(order).toMatchObject({ operation: "PAYOUT", status: "approved", initialAmount: "12.34", destination: { kind } })
+        expect(gatewayOrders(p.id)).toHaveLength(1)
+      })
+
+      it("two-step (v4 check, confirm, pay): checked, then paid once and approved from the callback", async () => {
+        const res = await create({ method: "two_step", amount: "20.00", currency_code: "EUR", destination })
+        expect(res.status).toBe(201)
+        const checked = res.data.payout.status === "checked" ? res.data.payout : await waitStatus(res.data.payout.id, ["checked"])
+        expect(checked).toMatchObject({ status: "checked", can_confirm: true, check_serial: expect.any(String) })
+        const [check] = gatewayOrders(checked.id)
+        expect(check).toMatchObject({ operation: "PAYOUT_V4_CHECK", transactionType: "payout-check", status: "approved", destination: { kind } })
+        const c = await confirm(checked.id)
+        expect(c.status).toBe(200)
+        expect(c.data.payout.confirmed_by).toBe(`user:${admin.userId}`)
+        const done = await waitCallback(checked.id, "approved")
+        expect(done.status).toBe("approved")
+        expect(done.history.map((h: any) => h.to_status)).toEqual(expect.arrayContaining(["pending", "checked", "processing", "approved"]))
+        expect(gatewayOrders(checked.id)[0].transactions.map((t: any) => t.type)).toEqual(["payout-check", "payout"])
+      })
+    })
+
+    it("hosted form: the address is returned; the recipient enters a card there; approved from the callback", async () => {
+      const res = await create({ method: "form", amount: "7.50", currency_code: "EUR", purpose: "winnings" })
+      expect(res.status).toBe(201)
+      const p = res.data.payout
+      expect(p.status).toBe("form_issued")
+      expect(p.form_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/paynet\/form\//)
+      expect(p.destination).toBeNull()
+      await payHostedPage(p.form_url, { number: CARD, cvv2: "", expMonth: "12", expYear: "2099", holder: "JANE ROE" })
+      const done = await waitCallback(p.id, "approved")
+      expect(done.status).toBe("approved")
+    })
+
+    it("JPY (exponent 0) pays whole yen", async () => {
+      const res = await create({ method: "single", amount: "1500", currency_code: "JPY", destination: DESTINATIONS.wallet })
+      expect(res.status).toBe(201)
+      expect(res.data.payout.amount).toBe("1500")
+      await waitStatus(res.data.payout.id, ["approved"])
+    })
+
+    it("a declined check ends check_declined, and confirming it is refused with nothing sent", async () => {
+      sandbox().control.addFault({ kind: "outcome", operation: "PAYOUT_V4_CHECK", status: "declined", times: 1 })
+      const res = await create({ method: "two_step", amount: "30.00", currency_code: "EUR", destination: DESTINATIONS.card })
+      const p = res.data.payout.status === "check_declined" ? res.data.payout : await waitStatus(res.data.payout.id, ["check_declined"])
+      expect(p).toMatchObject({ status: "check_declined", can_confirm: false, error_code: expect.any(String) })
+      const before = requests().PAYOUT_V4_PAY ?? 0
+      const c = await confirm(p.id)
+      expect(c.status).toBe(409)
+      expect(c.data.message).toMatch(/declined/)
+      expect(requests().PAYOUT_V4_PAY ?? 0).toBe(before)
+      expect(gatewayOrders(p.id)[0].transactions).toHaveLength(1)
+      expect((await detail(p.id)).status).toBe("check_declined")
+    })
+
+    it("a single payout cannot be confirmed", async () => {
+      const res = await create({ method: "single", amount: "1.00", currency_code: "EUR", destination: DESTINATIONS.phone })
+      expect((await confirm(res.data.payout.id)).status).toBe(409)
+    })
+
+    const valid = { method: "single", amount: "10.00", currency_code: "EUR", destination: DESTINATIONS.card }
+    const BAD: Array<[string, Record<string, unknown>, string, RegExp?]> = [
+      ["non-Luhn card number", { ...valid, destination: { type: "card", card_number: "4444555566661112" } }, "destination.card_number", /Luhn/],
+      ["card number too short", { ...valid, destination: { type: "card", card_number: "4444" } }, "destination.card_number"],
+      ["more decimals than EUR has", { ...valid, amount: "10.001" }, "amount", /decimals/],
+      ["decimals for JPY", { ...valid, amount: "10.5", currency_code: "JPY" }, "amount", /decimals/],
+      ["zero amount", { ...valid, amount: "0.00" }, "amount", /greater than zero/],
+      ["negative amount", { ...valid, amount: "-5.00" }, "amount"],
+      ["amount as a number", { ...valid, amount: 10 }, "amount"],
+      ["unknown currency", { ...valid, currency_code: "ABC" }, "currency_code", /ISO 4217/],
+      ["currency not allowed for payouts", { ...valid, currency_code: "USD" }, "currency_code", /not allowed/],
+      ["above the per-payout limit", { ...valid, amount: "1000.01" }, "amount", /limit/],
+      ["missing destination", { method: "single", amount: "10.00", currency_code: "EUR" }, "destination", /required/],
+      ["conflicting destination fields", { ...valid, destination: { type: "card", card_number: CARD, account_number: ACCOUNT } }, "destination.account_number", /unexpected/],
+      ["destination for the hosted form", { ...valid, method: "form" }, "destination", /omitted/],
+      ["unknown destination type", { ...valid, destination: { type: "crypto", address: "x" } }, "destination.type"],
+      ["bank without branch", { ...valid, destination: { type: "bank", account_number: ACCOUNT, bank_name: "B" } }, "destination.bank_branch"],
+      ["over-long recipient", { ...valid, recipient: "x".repeat(129) }, "recipient", /at most 128/],
+      ["over-long purpose", { ...valid, purpose: "x".repeat(256) }, "purpose", /at most 255/],
+      ["over-long account number", { ...valid, destination: { ...DESTINATIONS.bank, account_number: "1".repeat(35) } }, "destination.account_number"],
+      ["unknown method", { ...valid, method: "instant" }, "method"],
+      ["unknown top-level field", { ...valid, fee: "1.00" }, "fee", /unexpected/],
+      ["saved card (feature not available yet)", { ...valid, destination: { type: "saved_card", card_id: "card_123" } }, "destination.card_id", /saved cards are not available yet/],
+    ]
+
+    it.each(BAD.map(([name, body, field, message]) => ({ name, body, field, message })))("400 for $name, naming the field; nothing sent, nothing stored", async ({ body, field, message }) => {
+      const before = requests()
+      const res = await create(body)
+      expect(res.status).toBe(400)
+      expect(res.data.field).toBe(field)
+      if (message) expect(res.data.message).toMatch(message)
+      expect(JSON.stringify(res.data)).not.toContain(CARD)
+      expect(requests()).toEqual(before)
+      expect((await api.get("/admin/payneteasy/payouts", headers())).data.count).toBe(0)
+    })
+
+    it("400 without an Idempotency-Key; nothing sent", async () => {
+      const before = requests()
+      const res = await api.post("/admin/payneteasy/payouts", valid, headers()).catch((e: any) => e.response)
+      expect(res.status).toBe(400)
+      expect(res.data.field).toBe("Idempotency-Key")
+      expect(requests()).toEqual(before)
+    })
+
+    it("the same Idempotency-Key twice (a retried request) gives one payout and one gateway request; another body with it is 409", async () => {
+      const key = newKey()
+      const body = { method: "single", amount: "5.55", currency_code: "EUR", destination: DESTINATIONS.wallet }
+      const [a, b] = await Promise.all([create(body, key), create(body, key)])
+      expect([a.status, b.status].sort()).toEqual([200, 201])
+      expect(a.data.payout.id).toBe(b.data.payout.id)
+      const again = await create(body, key)
+      expect(again.status).toBe(200)
+      expect(again.data.payout.id).toBe(a.data.payout.id)
+      expect(gatewayOrders(a.data.payout.id)).toHaveLength(1)
+      expect(requests().PAYOUT).toBeGreaterThanOrEqual(1)
+      const other = await create({ ...body, amount: "5.56" }, key)
+      expect(other.status).toBe(409)
+      expect((await api.get("/admin/payneteasy/payouts", headers())).data.count).toBe(1)
+    })
+
+    it("a lost reply on the payout is resolved by STATUS by client_orderid: one transaction, adopted, approved", async () => {
+      sandbox().control.addFault({ kind: "response-lost", operation: "PAYOUT", times: 1 })
+      const before = requests()
+      const res = await create({ method: "single", amount: "9.99", currency_code: "EUR", destination: DESTINATIONS.card })
+      expect(res.status).toBe(201)
+      const p = res.data.payout
+      expect(p.gateway_order_id).toBeTruthy()
+      expect(requests().PAYOUT - (before.PAYOUT ?? 0)).toBe(1) // never re-sent: STATUS found it
+      expect(requests().STATUS - (before.STATUS ?? 0)).toBeGreaterThanOrEqual(1)
+      expect(gatewayOrders(p.id)).toHaveLength(1)
+      const done = await waitStatus(p.id, ["approved"])
+      expect(done.history.map((h: any) => h.event).join("\n")).toMatch(/reply lost; asking STATUS/)
+    })
+
+    it("a lost reply while STATUS is down stays pending (never re-sent); reconciliation adopts the gateway's transaction", async () => {
+      sandbox().control.addFault({ kind: "response-lost", operation: "PAYOUT", times: 1 })
+      sandbox().control.addFault({ kind: "http-500", operation: "STATUS", times: 20 })
+      const before = requests()
+      const res = await create({ method: "single", amount: "8.88", currency_code: "EUR", destination: DESTINATIONS.wallet })
+      expect(res.status).toBe(201)
+      expect(res.data.payout).toMatchObject({ status: "pending", gateway_order_id: null })
+      expect(gatewayOrders(res.data.payout.id)).toHaveLength(1) // the gateway did make it
+      sandbox().control.clearFaults()
+      const later = () => new Date(Date.now() + 60_000)
+      const done = await waitFor("reconciled lost payout", async () => {
+        await reconcilePayouts(getContainer(), { now: later })
+        const d = await detail(res.data.payout.id)
+        return d.status === "approved" ? d : false
+      })
+      expect(done.gateway_order_id).toBe(gatewayOrders(res.data.payout.id)[0].orderid)
+      expect(requests().PAYOUT - (before.PAYOUT ?? 0)).toBe(1)
+      expect(gatewayOrders(res.data.payout.id)).toHaveLength(1)
+    })
+
+    it("a lost reply on payout-pay: one pay transaction, approved", async () => {
+      const res = await create({ method: "two_step", amount: "15.00", currency_code: "EUR", destination: DESTINATIONS.bank })
+      const p = res.data.payout.status === "checked" ? res.data.payout : await waitStatus(res.data.payout.id, ["checked"])
+      sandbox().control.addFault({ kind: "response-lost", operation: "PAYOUT_V4_PAY", times: 1 })
+      const before = requests().PAYOUT_V4_PAY ?? 0
+      const c = await confirm(p.id)
+      expect(c.status).toBe(200)
+      expect(c.data.payout.status).toMatch(/processing|approved/)
+      expect((requests().PAYOUT_V4_PAY ?? 0) - before).toBe(1)
+      await waitStatus(p.id, ["approved"])
+      expect(gatewayOrders(p.id)[0].transactions.map((t: any) => t.type)).toEqual(["payout-check", "payout"])
+    })
+
+    it("five concurrent confirms (five admins / keys) give exactly one pay; the winner's key replays", async () => {
+      const res = await create({ method: "two_step", amount: "40.00", currency_code: "EUR", destination: DESTINATIONS.phone })
+      const p = res.data.payout.status === "checked" ? res.data.payout : await waitStatus(res.data.payout.id, ["checked"])
+      const before = requests().PAYOUT_V4_PAY ?? 0
+      const keysUsed = Array.from({ length: 5 }, () => newKey())
+      const answers = await Promise.all(keysUsed.map((k) => confirm(p.id, k)))
+      const statuses = answers.map((a) => a.status).sort()
+      expect(statuses).toEqual([200, 409, 409, 409, 409])
+      expect((requests().PAYOUT_V4_PAY ?? 0) - before).toBe(1)
+      const winner = keysUsed[answers.findIndex((a) => a.status === 200)]
+      const replay = await confirm(p.id, winner)
+      expect(replay.status).toBe(200)
+      expect((requests().PAYOUT_V4_PAY ?? 0) - before).toBe(1)
+      await waitStatus(p.id, ["approved"])
+      expect(gatewayOrders(p.id)[0].transactions.filter((t: any) => t.type === "payout")).toHaveLength(1)
+    })
+
+    it("a payout that stays processing with no callback is finished by reconciliation (STATUS)", async () => {
+      sandbox().control.addFault({ kind: "outcome", operation: "PAYOUT", status: "processing", times: 1 })
+      sandbox().control.addFault({ kind: "callback-off", operation: "PAYOUT", times: 1 })
+      const res = await create({ method: "single", amount: "3.00", currency_code: "EUR", destination: DESTINATIONS.wallet })
+      const p = res.data.payout
+      expect(p.status).toBe("processing")
+      const [order] = gatewayOrders(p.id)
+      sandbox().control.forceStatus(order.orderid, "declined", "Insufficient funds at the recipient bank")
+      const later = () => new Date(Date.now() + 60_000)
+      await waitFor("reconciled payout", async () => {
+        await reconcilePayouts(getContainer(), { now: later })
+        const d = await detail(p.id)
+        return d.status === "declined" ? d : false
+      })
+      const d = await detail(p.id)
+      expect(d.error_message).toMatch(/Insufficient funds/)
+      expect(d.history.some((h: any) => h.actor === "gateway:status" && h.to_status === "declined")).toBe(true)
+    })
+
+    it("lists with status filter and pagination; detail has the history", async () => {
+      const a = await create({ method: "single", amount: "1.00", currency_code: "EUR", destination: DESTINATIONS.wallet })
+      await create({ method: "form", amount: "2.00", currency_code: "EUR" })
+      await waitStatus(a.data.payout.id, ["approved"])
+      const all = (await api.get("/admin/payneteasy/payouts?limit=1", headers())).data
+      expect(all).toMatchObject({ count: 2, limit: 1, offset: 0 })
+      expect(all.payouts).toHaveLength(1)
+      const forms = (await api.get("/admin/payneteasy/payouts?status=form_issued", headers())).data
+      expect(forms.payouts.map((x: any) => x.method)).toEqual(["form"])
+      const d = await detail(a.data.payout.id)
+      expect(d.history[0]).toMatchObject({ event: "created", actor: `user:${admin.userId}`, to_status: "pending" })
+      expect((await api.get("/admin/payneteasy/payouts/pnepo_nope", headers()).catch((e: any) => e.response)).status).toBe(404)
+    })
+
+    it("no full card or account number in any table or log line (the scans find the masked forms)", async () => {
+      const card = await create({ method: "two_step", amount: "11.00", currency_code: "EUR", destination: DESTINATIONS.card })
+      const bank = await create({ method: "single", amount: "12.00", currency_code: "EUR", destination: DESTINATIONS.bank })
+      await waitStatus(bank.data.payout.id, ["approved"])
+      const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+      const tables = await pg.raw(`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)
+      const containing = async (needle: string) => {
+        const hits: string[] = []
+        for (const { table_name } of tables.rows) {
+          const r = await pg.raw(`select count(*)::int as n from "${table_name}" as t where t::text like ?`, [`%${needle}%`])
+          if (r.rows[0].n > 0) hits.push(table_name)
+        }
+        return hits
+      }
+      // Positive controls: the scan finds what is stored (the masked summaries, the payout id in its history).
+      expect(await containing("444455******1111")).toEqual(expect.arrayContaining(["payneteasy_payout"]))
+      expect(await containing("****5001")).toEqual(expect.arrayContaining(["payneteasy_payout"]))
+      expect(await containing(card.data.payout.id)).toEqual(expect.arrayContaining(["payneteasy_payout", "payneteasy_payout_history"]))
+      expect(await containing(CARD)).toEqual([])
+      expect(await containing(ACCOUNT)).toEqual([])
+      const probe = `payneteasy payout log probe ${Date.now()}`
+      ;(getContainer().resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void }).warn(probe)
+      const all = logged.join("")
+      expect(all).toContain(probe)
+      expect(all).not.toContain(CARD)
+      expect(all).not.toContain(ACCOUNT)
+    })
+  },
+})

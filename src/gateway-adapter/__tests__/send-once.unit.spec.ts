@@ -1,0 +1,43 @@
+/**
+ * sendOnce's rule for replies we cannot use: a lost reply and an unreadable one (GatewayProtocolError, e.g. a 200 with
+ * a body that does not parse) are both indeterminate — STATUS first, the request is never sent again by sendOnce.
+ */
+import { GatewayProtocolError, GatewayTransportError, GatewayValidationError } from "../../gateway"
+import { isIndeterminate, sendOnce } from "../gateway-ops"
+
+function fakeClient(first: unknown, status: unknown) {
+  const calls: string[] = []
+  const client = {
+    request: async (op: string) => {
+      calls.push(op)
+      const outcome = op === "STATUS" ? status : first
+      if (outcome instanceof Error) throw outcome
+      return outcome
+    },
+  }
+  return { client: client as any, calls }
+}
+
+describe("sendOnce", () => {
+  it("an unreadable 200 on a money-moving request is indeterminate: STATUS is asked and its answer adopted", async () => {
+    const reply = { type: "status-response", status: "approved", "serial-number": "s1" }
+    const { client, calls } = fakeClient(new GatewayProtocolError("unreadable reply"), reply)
+    await expect(sendOnce(client, "PREAUTH", {} as any, { clientOrderId: "payses_1" })).resolves.toEqual({ kind: "adopted", status: reply })
+    expect(calls).toEqual(["PREAUTH", "STATUS"])
+  })
+  it("STATUS not knowing the order after an unreadable reply → absent (the request never arrived)", async () => {
+    const { client, calls } = fakeClient(new GatewayProtocolError("unreadable"), new GatewayValidationError("unknown order"))
+    await expect(sendOnce(client, "CAPTURE", {} as any, { clientOrderId: "payses_1" })).resolves.toEqual({ kind: "absent" })
+    expect(calls).toEqual(["CAPTURE", "STATUS"])
+  })
+  it("a refusal is not indeterminate: thrown, no STATUS", async () => {
+    const { client, calls } = fakeClient(new GatewayValidationError("bad field"), {})
+    await expect(sendOnce(client, "PREAUTH", {} as any, { clientOrderId: "payses_1" })).rejects.toBeInstanceOf(GatewayValidationError)
+    expect(calls).toEqual(["PREAUTH"])
+  })
+  it("isIndeterminate: lost or unreadable yes; a connection refused before sending no", () => {
+    expect(isIndeterminate(new GatewayProtocolError("x"))).toBe(true)
+    expect(isIndeterminate(new GatewayTransportError("x", { indeterminate: true }))).toBe(true)
+    expect(isIndeterminate(new GatewayTransportError("x", { indeterminate: false }))).toBe(false)
+  })
+})

@@ -1,0 +1,49 @@
+import path from "node:path"
+import { providerOptionsFor } from "../status-client"
+
+/** This plugin's provider module, as medusa-config names it (an absolute path here; a package path in an app). */
+const OURS = path.resolve(__dirname, "../../providers/payneteasy")
+/** Another plugin's provider module registered under an id ours could have had. */
+const IMPOSTOR = { services: [class { static identifier = "payneteasy" }] }
+
+const opts = (login: string) => ({ baseUrl: "http://gw.test/paynet", endpointId: "1", login, controlKey: "k", backendUrl: "http://b" })
+
+describe("provider options for a read-only STATUS client", () => {
+  const configModule = {
+    modules: {
+      payment: {
+        resolve: "@medusajs/medusa/payment",
+        options: {
+          providers: [
+            { resolve: "other", id: "stripe", options: { apiKey: "x" } },
+            { resolve: OURS, id: "payneteasy", options: opts("main") },
+            { resolve: OURS, id: "direct", options: opts("direct") },
+            { resolve: IMPOSTOR, id: "impostor", options: opts("impostor") },
+            { resolve: "./no/such/module", id: "missing", options: opts("missing") },
+          ],
+        },
+      },
+    },
+  }
+
+  it("finds the registration whose id gives the payment's provider_id pp_payneteasy_<id>", () => {
+    expect(providerOptionsFor(configModule, "pp_payneteasy_direct")?.login).toBe("direct")
+    expect(providerOptionsFor(configModule, "pp_payneteasy_payneteasy")?.login).toBe("main")
+  })
+
+  it("finds nothing for other providers or unknown ids", () => {
+    expect(providerOptionsFor(configModule, "pp_stripe_stripe")).toBeUndefined()
+    expect(providerOptionsFor(configModule, "pp_payneteasy_auto")).toBeUndefined()
+    expect(providerOptionsFor({}, "pp_payneteasy_payneteasy")).toBeUndefined()
+  })
+
+  it("refuses a registration with the right id that is not this plugin's provider", () => {
+    expect(providerOptionsFor(configModule, "pp_payneteasy_impostor")).toBeUndefined()
+    expect(providerOptionsFor(configModule, "pp_payneteasy_missing")).toBeUndefined()
+  })
+
+  it("accepts the array form of modules too", () => {
+    const arr = { modules: [{ key: "payment", options: { providers: [{ resolve: OURS, id: "auto", options: opts("auto") }] } }] }
+    expect(providerOptionsFor(arr, "pp_payneteasy_auto")?.login).toBe("auto")
+  })
+})

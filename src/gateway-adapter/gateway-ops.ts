@@ -1,0 +1,92 @@
+/**
+ * The two gateway conversations the provider needs, with the reliability rules in one place:
+ *
+ * - `sendOnce`: a money-moving request is sent exactly once. If its response is lost
+ *   (GatewayTransportError.indeterminate), we do NOT re-send: we ask STATUS for the same client_orderid
+ *   (and orderid when known) and let the caller adopt what the gateway already has (ARCHITECTURE "Reliability").
+ *   An unreadable reply (GatewayProtocolError: a 200 we could not parse) is just as indeterminate: the gateway may
+ *   have processed the request, so it is STATUS first, never a failure (`isIndeterminate`).
+ * - `pollStatus`: STATUS until a reply is decisive (final, or the payer has a next action) or the short budget runs
+ *   out; the last reply is returned either way and the status table decides what it means (non-final → pending).
+ */
+import {
+  GatewayProtocolError,
+  GatewayServerError,
+  GatewayTransportError,
+  GatewayValidationError,
+  type OperationName,
+  type OperationResponse,
+  type PaynetEasyClient,
+} from "../gateway"
+import { isFinal } from "../gateway/statuses"
+import { setTimeout as sleep } from "node:timers/promises"
+
+export { isFinal }
+
+export type StatusReply = OperationResponse<"STATUS">
+export type Fields = Record<string, string | number | undefined>
+
+
+/** ~9 s in total: the vendor polls every 3–5 s for minutes; a checkout request cannot wait that long. */
+export const DEFAULT_POLL_DELAYS_MS = [0, 100, 200, 300, 400, 500, 750, 1000, 1250, 1500, 1500, 1500]
+
+export const hasNextAction = (r: StatusReply) => !!(r.html?.trim() || r["redirect-to"]?.trim())
+export const isDecisive = (r: StatusReply) => isFinal(r) || hasNextAction(r)
+
+export interface StatusQuery {
+  clientOrderId: string
+  orderId?: string
+  serialNumber?: string
+}
+
+export function statusFields(q: StatusQuery): Fields {
+  return { client_orderid: q.clientOrderId, orderid: q.orderId, "by-request-sn": q.serialNumber }
+}
+
+export async function pollStatus(
+  client: PaynetEasyClient,
+  q: StatusQuery,
+  done: (r: StatusReply) => boolean = isDecisive,
+  delays: readonly number[] = DEFAULT_POLL_DELAYS_MS
+): Promise<StatusReply> {
+  let last: StatusReply | undefined
+  for (const delay of delays) {
+    if (delay > 0) await sleep(delay)
+    last = await client.request("STATUS", statusFields(q))
+    if (done(last)) return last
+  }
+  return last!
+}
+
+export type SendResult<N extends OperationName> =
+  | { kind: "reply"; reply: OperationResponse<N> }
+  /** The response was lost; STATUS shows what the gateway has for this client_orderid. */
+  | { kind: "adopted"; status: StatusReply }
+  /** The response was lost and STATUS does not know the client_orderid: the request never arrived. */
+  | { kind: "absent" }
+
+/** Whether a STATUS failure means "no such transaction" (the gateway answers unknown ids with an error reply). */
+export const isNotFound = (e: unknown) => e instanceof GatewayValidationError || (e instanceof GatewayServerError && (e.httpStatus ?? 0) < 500)
+
+/** Whether the request may have been processed although we have no usable reply (lost, timed out, or unreadable). */
+export const isIndeterminate = (e: unknown) =>
+  (e instanceof GatewayTransportError && e.indeterminate) || e instanceof GatewayProtocolError
+
+export async function sendOnce<N extends OperationName>(
+  client: PaynetEasyClient,
+  op: N,
+  fields: Fields,
+  q: StatusQuery
+): Promise<SendResult<N>> {
+  try {
+    return { kind: "reply", reply: await client.request(op, fields) }
+  } catch (e) {
+    if (!isIndeterminate(e)) throw e
+  }
+  try {
+    return { kind: "adopted", status: await client.request("STATUS", statusFields(q)) }
+  } catch (e) {
+    if (isNotFound(e)) return { kind: "absent" }
+    throw e
+  }
+}

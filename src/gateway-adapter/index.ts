@@ -1,0 +1,11 @@
+/**
+ * The one way Medusa-side code reaches the gateway: the provider (its own client, from its options), the workflows and
+ * the reconciliation (a read-only STATUS client for a registration that is checked to be this plugin's provider).
+ * Framework-light: it sits on src/gateway and below providers / workflows, and imports neither.
+ */
+export { clientFromOptions, clientForOptions, parseOptions, optionsSchema, resolvePrivateKey } from "./options"
+export type { PaynetEasyOptions, PaynetEasyOptionsInput } from "./options"
+export { sendOnce, pollStatus, statusFields, isNotFound, isFinal, isDecisive, hasNextAction, DEFAULT_POLL_DELAYS_MS } from "./gateway-ops"
+export type { SendResult, StatusQuery, StatusReply, Fields } from "./gateway-ops"
+export { statusClientFor, providerOptionsFor } from "./status-client"
+export { isThisPluginsProvider, PAYNETEASY_PROVIDER_BRAND, PROVIDER_PREFIX } from "./registration"

@@ -1,0 +1,117 @@
+/**
+ * Saved cards at the gateway: the three conversations a card reference needs, with the reliability rules of
+ * gateway-ops.ts.
+ *
+ * - `tokenizeCard`: create-card-ref for a finished, approved order (v4 / RSA-SHA256 when the registration has a
+ *   private key, else v2 with the control checksum), then get-card-info for what may be shown (brand, BIN, last
+ *   four, expiry, printed name). The gateway answers the same card-ref-id for the same order, so a lost reply is
+ *   resolved by asking once more — it cannot create a second reference.
+ * - `rebillCard`: make-rebill of a card reference for an exact amount, sent once (a lost reply → STATUS for the same
+ *   client_orderid, never a blind re-send), then STATUS until decisive.
+ *
+ * The card-ref-id is returned to the caller (backend only); nothing here logs or stores it. No PAN or CVV ever passes
+ * through: a cvv2 for a rebill goes straight into the request fields and is not kept.
+ */
+import { GatewayTransportError, type PaynetEasyClient } from "../gateway"
+import { isNotFound, pollStatus, sendOnce, type StatusReply } from "../gateway-adapter"
+
+export type CardDetails = {
+  brand: string | null
+  bin: string | null
+  last4: string | null
+  exp_month: string | null
+  exp_year: string | null
+  holder: string | null
+}
+
+export type CardReference = CardDetails & { card_ref_id: string; card_ref_version: "v2" | "v4" }
+
+const orNull = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v.trim())
+
+/** create-card-ref (v4 when `useV4`) for an approved gateway order. */
+export async function createCardReference(
+  client: PaynetEasyClient,
+  useV4: boolean,
+  order: { clientOrderId: string; orderId: string }
+): Promise<{ card_ref_id: string; card_ref_version: "v2" | "v4" }> {
+  const fields = { client_orderid: order.clientOrderId, orderid: order.orderId }
+  const send = () => (useV4 ? client.request("CARDREF_V4", fields) : client.request("CARDREF", fields))
+  let reply
+  try {
+    reply = await send()
+  } catch (e) {
+    // The gateway gives one reference per order: asking again after a lost reply returns the same one.
+    if (!(e instanceof GatewayTransportError)) throw e
+    reply = await send()
+  }
+  return { card_ref_id: reply["card-ref-id"], card_ref_version: useV4 ? "v4" : "v2" }
+}
+
+/** get-card-info: the displayable details of a card reference (never the number). */
+export async function readCardInfo(client: PaynetEasyClient, cardRefId: string): Promise<CardDetails> {
+  const info = await client.request("CARDINFO", { cardrefid: cardRefId })
+  const month = orNull(info["expire-month"])
+  return {
+    brand: orNull(info["card-type"]),
+    bin: orNull(info.bin),
+    last4: orNull(info["last-four-digits"]),
+    exp_month: month && /^\d$/.test(month) ? `0${month}` : month,
+    exp_year: orNull(info["expire-year"]),
+    holder: orNull(info["card-printed-name"]),
+  }
+}
+
+export async function tokenizeCard(
+  client: PaynetEasyClient,
+  useV4: boolean,
+  order: { clientOrderId: string; orderId: string }
+): Promise<CardReference> {
+  const ref = await createCardReference(client, useV4, order)
+  return { ...ref, ...(await readCardInfo(client, ref.card_ref_id)) }
+}
+
+export type RebillRequest = {
+  clientOrderId: string
+  cardRefId: string
+  /** major units, decimal string */
+  amount: string
+  currency: string
+  description: string
+  ipaddress: string
+  cvv2?: string
+  serverCallbackUrl?: string
+}
+
+export type RebillResult =
+  | { kind: "status"; orderId?: string; status: StatusReply }
+  /** the reply was lost and STATUS does not know the client_orderid: nothing was charged */
+  | { kind: "absent" }
+
+/** make-rebill once; the decisive STATUS (or the last one within the poll budget). */
+export async function rebillCard(client: PaynetEasyClient, r: RebillRequest): Promise<RebillResult> {
+  const fields = {
+    client_orderid: r.clientOrderId,
+    cardrefid: r.cardRefId,
+    amount: r.amount,
+    currency: r.currency,
+    order_desc: r.description,
+    ipaddress: r.ipaddress,
+    cvv2: r.cvv2,
+    server_callback_url: r.serverCallbackUrl,
+  }
+  const sent = await sendOnce(client, "REBILL", fields, { clientOrderId: r.clientOrderId })
+  if (sent.kind === "absent") return { kind: "absent" }
+  const orderId = sent.kind === "reply" ? sent.reply["paynet-order-id"] : sent.status["paynet-order-id"]
+  const status = await pollStatus(client, { clientOrderId: r.clientOrderId, orderId })
+  return { kind: "status", orderId: orderId ?? status["paynet-order-id"], status }
+}
+
+/** STATUS for a rebill we may have sent before (resolving a lost reply first); undefined when the gateway has none. */
+export async function rebillStatus(client: PaynetEasyClient, clientOrderId: string, orderId?: string): Promise<StatusReply | undefined> {
+  try {
+    return await pollStatus(client, { clientOrderId, orderId })
+  } catch (e) {
+    if (isNotFound(e)) return undefined
+    throw e
+  }
+}
