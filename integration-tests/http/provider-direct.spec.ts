@@ -144,6 +144,12 @@ medusaIntegrationTestRunner({
       const res = await postCard(api, eur, session.id, { card: { number: "4111 1111 1111 111x", cvv: "12", expMonth: "13", expYear: "2031", holder: "" } })
       expect(res.status).toBe(400)
       expect(JSON.stringify(res.data)).not.toMatch(/4111|111x/)
+      // Wrong types are where Medusa's own validator prints the received value (src/api/value-free-body.ts).
+      const typed = await postCard(api, eur, session.id, { card: { number: Number(PAN), cvv: 987, expMonth: 913, expYear: "2031", holder: "x" } })
+      expect(typed.status).toBe(400)
+      expect(typed.data.type).toBe("invalid_data")
+      expect(typed.data.message).toMatch(/card\.number.*card\.cvv.*card\.expMonth/)
+      expect(JSON.stringify(typed.data)).not.toMatch(/111|987|913/)
       expect(sandbox().control.byClientOrderId(session.id)).toHaveLength(0)
     })
 

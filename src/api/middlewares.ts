@@ -7,6 +7,9 @@
  * - /admin/payneteasy/*: the dashboard's routes. Medusa's admin authentication (session or bearer; 401 without) and
  *   zod validation of queries and bodies (admin/payneteasy/_lib/validators.ts).
  * - /admin/payneteasy/* and /store/payneteasy/*: request-guard.ts refuses NUL bytes and over-deep query keys (400).
+ * - The store direct-card and 3-D Secure routes: validateAndTransformBody with value-free schemas
+ *   (store/payneteasy/validators.ts, value-free-body.ts): a bad PAN / CVV / expiry is a 400 naming the field, never
+ *   echoing what was sent.
  */
 import { authenticate, defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
 import {
@@ -17,6 +20,7 @@ import {
 } from "./admin/payneteasy/_lib/validators"
 import { StorePaynetEasyAddCardBody } from "./store/payneteasy/cards/validators"
 import { AdminPaynetEasyRebillBody } from "./admin/payneteasy/_lib/saved-card-validators"
+import { StorePaynetEasyCardBody, StorePaynetEasyThreeDSBody } from "./store/payneteasy/validators"
 import { refuseUnusableInput } from "./request-guard"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
@@ -40,6 +44,12 @@ export default defineMiddlewares({
     },
     { matcher: "/admin/payneteasy/attention/:id/handled", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyHandledBody)] },
     { matcher: "/admin/payneteasy/doctor", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyDoctorBody)] },
+    { matcher: "/store/payneteasy/payment-sessions/:id/card", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyCardBody)] },
+    ...(["method", "cres", "pares"] as const).map((kind) => ({
+      matcher: `/store/payneteasy/3ds/:session_id/${kind}`,
+      methods: ["POST" as const],
+      middlewares: [validateAndTransformBody(StorePaynetEasyThreeDSBody[kind])],
+    })),
     // Saved cards (issue 12): the logged-in customer only.
     { matcher: "/store/payneteasy/cards*", middlewares: [customerAuth] },
     { matcher: "/store/payneteasy/cards", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyAddCardBody)] },

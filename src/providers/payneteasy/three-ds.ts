@@ -41,15 +41,22 @@ export const browserSchema = z
   })
   .strict()
 
-export const threeDSSchema = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("method"),
+/** The fields of each upload as the storefront posts them (the store routes validate these; the kind is the route's). */
+export const threeDSUploadFields = {
+  method: z.object({
     threeDSCompInd: z.enum(["Y", "N", "U"], { error: "threeDSCompInd must be Y (completed), N (not completed in 10 s) or U (no method URL)" }),
     threeDSServerTransID: text("threeDSServerTransID", 64).optional(),
     browser: browserSchema.optional(),
   }),
-  z.object({ kind: z.literal("cres"), cRes: text("cRes", 16_384) }),
-  z.object({ kind: z.literal("pares"), paRes: text("paRes", 16_384), MD: text("MD", 1024).optional() }),
+  cres: z.object({ cRes: text("cRes", 16_384) }),
+  pares: z.object({ paRes: text("paRes", 16_384), MD: text("MD", 1024).optional() }),
+}
+export type ThreeDSKind = keyof typeof threeDSUploadFields
+
+export const threeDSSchema = z.discriminatedUnion("kind", [
+  threeDSUploadFields.method.extend({ kind: z.literal("method") }),
+  threeDSUploadFields.cres.extend({ kind: z.literal("cres") }),
+  threeDSUploadFields.pares.extend({ kind: z.literal("pares") }),
 ])
 
 export type ThreeDSUpload = z.output<typeof threeDSSchema>

@@ -5,26 +5,20 @@
  * updatePaymentSession (`data.threeDS`), a plain module call and not a workflow, so the values are never persisted as
  * workflow input. The provider sends the upload with its own credentials (src/providers/payneteasy/three-ds.ts) and
  * returns the refreshed session without the upload in it.
- * Answers: 200 { payment_session } (status authorized / captured / requires_more / pending); 402 when the gateway then
- * declined; 400 bad input; 404 unknown session; 409 when the session is already paid or the gateway has no 3-D Secure
+ * The body was validated by the route's middleware (validateAndTransformBody with ../validators.ts, value-free
+ * messages). Answers: 200 { payment_session } (status authorized / captured / requires_more / pending); 402 when the
+ * gateway then declined; 400 bad input; 404 unknown session; 409 when the session is already paid or the gateway has no 3-D Secure
  * in progress for it.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { threeDSSchema } from "../../../../providers/payneteasy/three-ds"
+import type { ThreeDSKind } from "../../../../providers/payneteasy/three-ds"
 import { sessionView as view } from "../session-view"
+import type { StorePaynetEasyThreeDSBodyType } from "../validators"
 
-type Kind = "method" | "cres" | "pares"
-
-
-export function uploadRoute(kind: Kind) {
-  return async (req: MedusaRequest, res: MedusaResponse) => {
-    const body = (req.body ?? {}) as Record<string, unknown>
-    const parsed = threeDSSchema.safeParse({ ...body, kind })
-    if (!parsed.success) {
-      res.status(400).json({ type: "invalid_data", message: `Invalid 3-D Secure ${kind} upload: ${parsed.error.issues.map((i) => i.message).join("; ")}` })
-      return
-    }
+export function uploadRoute<K extends ThreeDSKind>(kind: K) {
+  return async (req: MedusaRequest<StorePaynetEasyThreeDSBodyType[K]>, res: MedusaResponse) => {
+    const upload = { ...req.validatedBody, kind }
     const paymentModule = req.scope.resolve(Modules.PAYMENT)
     const id = req.params.session_id
     const [session] = await paymentModule.listPaymentSessions(
@@ -42,7 +36,7 @@ export function uploadRoute(kind: Kind) {
     try {
       updated = await paymentModule.updatePaymentSession({
         id: session.id,
-        data: { ...(session.data ?? {}), threeDS: parsed.data },
+        data: { ...(session.data ?? {}), threeDS: upload },
         amount: (session as any).raw_amount ?? session.amount,
         currency_code: session.currency_code,
       })

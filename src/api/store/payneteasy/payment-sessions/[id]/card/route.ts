@@ -4,7 +4,8 @@
  * Body: { card: { number, cvv, expMonth, expYear, holder }, payer?: { email, phone, address1, city, zip_code, country, … } }
  * The card goes from this request, through the payment module's updatePaymentSession (a plain module call, not a
  * workflow: workflow step inputs can be persisted), to the provider's updatePayment, which sends sale / preauth and
- * returns session data built without it. Medusa stores only that output. Nothing here logs the body.
+ * returns session data built without it. Medusa stores only that output. Nothing here logs the body; it was validated
+ * by the route's middleware (validateAndTransformBody with ../../../validators.ts, whose messages never echo a value).
  *
  * Answers: 200 { payment_session } — status authorized / captured / requires_more (data.nextAction: the 3-D Secure
  * redirect URL or HTML for the storefront) / pending; 402 { type: "payment_declined", message, payment_session } when the
@@ -13,22 +14,11 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { z } from "zod"
-import { cardSchema } from "../../../../../../providers/payneteasy/card"
-import { payerSchema } from "../../../../../../payment-data/payer"
 import { sessionView as view } from "../../../session-view"
+import type { StorePaynetEasyCardBodyType } from "../../../validators"
 
-const bodySchema = z.object({ card: z.unknown(), payer: payerSchema.optional() })
-
-
-export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
-  const body = bodySchema.safeParse(req.body ?? {})
-  const card = cardSchema.safeParse(body.success ? body.data.card : undefined)
-  if (!body.success || !card.success) {
-    const issues = [...(body.success ? [] : body.error.issues), ...(card.success ? [] : card.error.issues)]
-    res.status(400).json({ type: "invalid_data", message: `Invalid card request: ${issues.map((i) => i.message).join("; ")}` })
-    return
-  }
+export const POST = async (req: MedusaRequest<StorePaynetEasyCardBodyType>, res: MedusaResponse) => {
+  const body = req.validatedBody
 
   const paymentModule = req.scope.resolve(Modules.PAYMENT)
   const id = req.params.id
@@ -68,11 +58,11 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
       }
       return paymentModule.updatePaymentSession({
         id: session.id,
-        // The raw card object goes to the provider, which validates it again; the session's own data is the base.
+        // The validated card goes to the provider, which parses it again; the session's own data is the base.
         data: {
           ...(session.data ?? {}),
-          card: (body.data as { card: unknown }).card,
-          ...(body.data.payer ? { payer: body.data.payer } : {}),
+          card: body.card,
+          ...(body.payer ? { payer: body.payer } : {}),
           client_ip: req.ip,
         },
         amount: (session as any).raw_amount ?? session.amount,

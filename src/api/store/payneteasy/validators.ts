@@ -1,0 +1,24 @@
+/**
+ * Bodies of the store routes that carry card data or 3-D Secure results (wired in src/api/middlewares.ts with Medusa's
+ * validateAndTransformBody). Each goes through valueFreeBody (../../value-free-body.ts): a bad body is a 400 naming
+ * the field whose text never contains what was sent, so a mistyped PAN or CVV does not come back in the answer or
+ * reach the log. The provider parses the card and the upload again before they go to the gateway.
+ */
+import { z } from "zod"
+import { cardSchema } from "../../../providers/payneteasy/card"
+import { payerSchema } from "../../../payment-data/payer"
+import { threeDSUploadFields, type ThreeDSKind } from "../../../providers/payneteasy/three-ds"
+import { valueFreeBody } from "../../value-free-body"
+
+/** POST /store/payneteasy/payment-sessions/:id/card */
+const cardBody = z.object({ card: cardSchema, payer: payerSchema.optional() })
+export const StorePaynetEasyCardBody = valueFreeBody(cardBody)
+export type StorePaynetEasyCardBodyType = z.output<typeof cardBody>
+
+/** POST /store/payneteasy/3ds/:session_id/{method,cres,pares} */
+export const StorePaynetEasyThreeDSBody = {
+  method: valueFreeBody(threeDSUploadFields.method),
+  cres: valueFreeBody(threeDSUploadFields.cres),
+  pares: valueFreeBody(threeDSUploadFields.pares),
+} satisfies Record<ThreeDSKind, unknown>
+export type StorePaynetEasyThreeDSBodyType = { [K in ThreeDSKind]: z.output<(typeof threeDSUploadFields)[K]> }
