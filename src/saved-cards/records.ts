@@ -8,8 +8,9 @@
  */
 import { container } from "@medusajs/framework"
 import { MedusaError } from "@medusajs/framework/utils"
+import { SAVED_CARD_ID } from "./card-id"
 
-export const SAVED_CARD_ID = /^pnecard_[0-9A-Za-z]{10,40}$/
+export { SAVED_CARD_ID }
 
 export type SavedCardRow = {
   id: string
