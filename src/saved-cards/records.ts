@@ -8,32 +8,14 @@
  */
 import { container } from "@medusajs/framework"
 import { MedusaError } from "@medusajs/framework/utils"
+import type { InferTypeOf } from "@medusajs/framework/types"
+import type { PaynetEasySavedCard } from "../modules/payneteasy/models/saved-card"
 import { SAVED_CARD_ID } from "./card-id"
 
 export { SAVED_CARD_ID }
 
-export type SavedCardRow = {
-  id: string
-  customer_id: string
-  provider_id: string
-  state: "verifying" | "active"
-  card_ref_id: string | null
-  card_ref_version: string | null
-  brand: string | null
-  bin: string | null
-  last4: string | null
-  exp_month: string | null
-  exp_year: string | null
-  holder: string | null
-  source: string
-  source_order_id: string | null
-  source_session_id: string | null
-  source_gateway_order_id: string | null
-  verification_client_orderid: string | null
-  last_used_at: Date | null
-  created_at: Date
-  deleted_at: Date | null
-}
+/** A saved-card row, as the model defines it (models/saved-card.ts). */
+export type SavedCardRow = InferTypeOf<typeof PaynetEasySavedCard>
 
 /** What a shopper or the admin may see of a card: never the card-ref-id. */
 export type PublicCard = Pick<SavedCardRow, "id" | "brand" | "bin" | "last4" | "exp_month" | "exp_year" | "holder" | "created_at">

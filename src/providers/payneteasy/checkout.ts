@@ -32,22 +32,30 @@ function orderFields(ctx: ProviderContext, data: SessionData, payer: PayerFields
   }
 }
 
-export async function startSession(
-  ctx: ProviderContext,
-  input: { amount: BigNumberInput; currency_code: string; data?: Data; context?: { idempotency_key?: string; customer?: unknown } }
-): Promise<Outcome & { id: string }> {
+type SessionStart = { amount: BigNumberInput; currency_code: string; data?: Data; context?: { idempotency_key?: string; customer?: unknown } }
+
+/** A new session's data (first attempt): its id, client_orderid, exact gateway amount and currency, flow and type. */
+export function newSessionData(ctx: ProviderContext, input: SessionStart, transactionType: SessionData["transactionType"]): SessionData {
   const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
   const currency = toGatewayCurrency(input.currency_code)
-  const base: SessionData = {
+  return {
     session_id: sessionId,
     clientOrderId: clientOrderIdFor(sessionId, 1),
     attempt: 1,
     flow: ctx.options.flow,
-    transactionType: ctx.options.capture === "automatic" ? "sale" : "preauth",
+    transactionType,
     amount: toGatewayAmount(input.amount, currency),
     currency,
     storefrontReturnUrl: ctx.options.storefrontReturnUrl ?? null,
   }
+}
+
+export async function startSession(
+  ctx: ProviderContext,
+  input: SessionStart
+): Promise<Outcome & { id: string }> {
+  const base = newSessionData(ctx, input, ctx.options.capture === "automatic" ? "sale" : "preauth")
+  const currency = base.currency
   const customer = input.context?.customer as CustomerLike | undefined
   // Medusa stores {...storefront data, ...this output}: card-like storefront keys are cleared, `payer` narrowed.
   const storefront = storefrontSafe(input.data)

@@ -9,9 +9,7 @@
  */
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { InitiatePaymentInput, InitiatePaymentOutput } from "@medusajs/framework/types"
-import { clientOrderIdFor } from "../../payment-data/client-order-id"
-import type { SessionData } from "../../payment-data/session-data"
-import { toGatewayAmount, toGatewayCurrency } from "../../payment-data/amounts"
+import { newSessionData } from "./checkout"
 import type { ProviderContext } from "./context"
 import { wrap } from "./errors"
 import { storefrontSafe } from "../../payment-data/payer"
@@ -38,18 +36,8 @@ export async function payWithSavedCard(ctx: ProviderContext, input: InitiatePaym
     throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Paying with a saved card needs a logged-in customer")
   }
   const card = await ownedActiveCard(customerId, cardId)
-  const sessionId = String(data.session_id ?? input.context?.idempotency_key ?? "")
-  const currency = toGatewayCurrency(input.currency_code)
-  const base: SessionData = {
-    session_id: sessionId,
-    clientOrderId: clientOrderIdFor(sessionId, 1),
-    attempt: 1,
-    flow: ctx.options.flow,
-    transactionType: "sale", // make-rebill is a sale: the money is taken at once
-    amount: toGatewayAmount(input.amount, currency),
-    currency,
-    storefrontReturnUrl: ctx.options.storefrontReturnUrl ?? null,
-  }
+  const base = newSessionData(ctx, input, "sale") // make-rebill is a sale: the money is taken at once
+  const { session_id: sessionId, currency } = base
   const payer = (data.payer ?? {}) as { ip?: unknown }
   const backend = ctx.options.backendUrl.replace(/\/+$/, "")
   const result = await rebillCard(ctx.client, {
