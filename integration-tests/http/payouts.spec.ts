@@ -4,7 +4,9 @@
  * admin token. The claims: every method reaches every destination kind and ends with the status the gateway's
  * callback (confirmed by STATUS) gives; a declined check is never paid; bad input is refused with the field named and
  * nothing sent; a retried request, a lost reply or five admins confirming at once make exactly one gateway
- * transaction; no full card or account number is in the database or the logs.
+ * transaction; no full card or account number is in the database or the logs; a customer's saved card is paid by its
+ * card reference, read from the card row at send time and never stored on the payout or returned; the payout history
+ * is append-only in the database itself (a trigger refuses UPDATE and DELETE).
  */
 import { generateKeyPairSync } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -14,7 +16,8 @@ import { reconcilePayouts } from "../../src/workflows/payneteasy/payouts/reconci
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PRIVATE_KEY_ENV } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
-import { createAdminUser, type AdminAuth } from "../helpers/store"
+import { createAdminUser, registerCustomer, seedStore, type AdminAuth, type StoreFixture } from "../helpers/store"
+import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
 import { waitFor } from "../helpers/inspect"
 import { captureLogs } from "../helpers/log-capture"
 
@@ -53,8 +56,10 @@ medusaIntegrationTestRunner({
   cwd: TEST_APP_DIR,
   testSuite: ({ api, getContainer }) => {
     let admin: AdminAuth
+    let eur: StoreFixture
     beforeAll(async () => {
       admin = await createAdminUser(api, getContainer())
+      eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.00" })
     })
     beforeEach(() => sandbox().control.clearFaults())
 
@@ -183,7 +188,9 @@ medusaIntegrationTestRunner({
       ["over-long account number", { ...valid, destination: { ...DESTINATIONS.bank, account_number: "1".repeat(35) } }, "destination.account_number"],
       ["unknown method", { ...valid, method: "instant" }, "method"],
       ["unknown top-level field", { ...valid, fee: "1.00" }, "fee", /unexpected/],
-      ["saved card (feature not available yet)", { ...valid, destination: { type: "saved_card", card_id: "card_123" } }, "destination.card_id", /saved cards are not available yet/],
+      ["malformed saved card id", { ...valid, destination: { type: "saved_card", card_id: "card_123" } }, "destination.card_id", /saved card id/],
+      ["unknown saved card", { ...valid, destination: { type: "saved_card", card_id: "pnecard_01UNKNOWNCARD0000000000" } }, "destination.card_id", /not found/],
+      ["saved card with a card number", { ...valid, destination: { type: "saved_card", card_id: "pnecard_01UNKNOWNCARD0000000000", card_number: CARD } }, "destination.card_number", /unexpected/],
     ]
 
     it.each(BAD.map(([name, body, field, message]) => ({ name, body, field, message })))("400 for $name, naming the field; nothing sent, nothing stored", async ({ body, field, message }) => {
@@ -316,6 +323,81 @@ medusaIntegrationTestRunner({
       const d = await detail(a.data.payout.id)
       expect(d.history[0]).toMatchObject({ event: "created", actor: `user:${admin.userId}`, to_status: "pending" })
       expect((await api.get("/admin/payneteasy/payouts/pnepo_nope", headers()).catch((e: any) => e.response)).status).toBe(404)
+    })
+
+    describe("destination saved_card", () => {
+      const PAYEE_CARD = { number: "5555555555554444", cvv2: "123", expMonth: "07", expYear: "2031", holder: "Payee Person" }
+      const cardService = () => getContainer().resolve(PAYNETEASY_MODULE) as any
+      /** Every string anywhere in a value (to prove the card reference is not among them). */
+      const strings = (v: unknown): string[] =>
+        typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v as object).flatMap(strings) : []
+
+      /** A customer's card saved through the hosted zero-amount verification (saved by its callback). */
+      async function customerCard() {
+        const customer = await registerCustomer(api, eur, "payee", { address_1: "1 Payee St", city: "Riga", postal_code: "1010", country_code: "de", phone: "+37120000002" })
+        const started = await api.post("/store/payneteasy/cards", {}, { headers: customer.headers })
+        await payHostedPage(started.data.redirect_url, PAYEE_CARD)
+        const card = await waitFor("the verified card", async () =>
+          (await api.get(`/admin/payneteasy/customers/${customer.id}/cards`, headers())).data.cards[0])
+        const [row] = await cardService().listPaynetEasySavedCards({ id: card.id })
+        expect(row.card_ref_id).toBeTruthy()
+        return { customer, card, cardRefId: row.card_ref_id as string }
+      }
+
+      it.each(["single", "two_step"])("%s payout to a saved card: the card row's reference is sent; masked summary; the reference is never stored or returned", async (method) => {
+        const { card, cardRefId } = await customerCard()
+        const res = await create({ method, amount: "6.50", currency_code: "EUR", destination: { type: "saved_card", card_id: card.id }, recipient: "Payee Person" })
+        expect(res.status).toBe(201)
+        let p = res.data.payout
+        expect(p.destination).toEqual({ type: "saved_card", summary: `saved card ${card.brand} 555555******4444 (${card.id})` })
+        if (method === "two_step") {
+          p = p.status === "checked" ? p : await waitStatus(p.id, ["checked"])
+          expect((await confirm(p.id)).status).toBe(200)
+        }
+        const done = await waitCallback(p.id, "approved")
+        const [order] = gatewayOrders(p.id)
+        expect(order).toMatchObject({ operation: method === "single" ? "PAYOUT" : "PAYOUT_V4_CHECK", destination: { kind: "card-ref", summary: `card-ref ${cardRefId}` } })
+        expect(gatewayOrders(p.id)).toHaveLength(1)
+        expect(strings(res.data)).not.toContain(cardRefId)
+        expect(strings(done)).not.toContain(cardRefId)
+        const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+        const stored = await pg.raw(`select row_to_json(t) as j from payneteasy_payout t where id = ? union all select row_to_json(h) from payneteasy_payout_history h where payout_id = ?`, [p.id, p.id])
+        expect(stored.rows.length).toBeGreaterThanOrEqual(3)
+        expect(strings(stored.rows.map((r: any) => r.j)).join("\n")).toContain("555555******4444") // positive control
+        expect(strings(stored.rows.map((r: any) => r.j))).not.toContain(cardRefId)
+        expect(JSON.stringify(stored.rows)).not.toMatch(/card[-_]ref/)
+      })
+
+      it("a deleted saved card is refused with 400 naming destination.card_id; nothing sent, nothing stored", async () => {
+        const { customer, card } = await customerCard()
+        expect((await api.delete(`/admin/payneteasy/customers/${customer.id}/cards/${card.id}`, headers())).status).toBe(200)
+        const before = requests()
+        const res = await create({ method: "single", amount: "2.00", currency_code: "EUR", destination: { type: "saved_card", card_id: card.id } })
+        expect(res.status).toBe(400)
+        expect(res.data.field).toBe("destination.card_id")
+        expect(res.data.message).toMatch(/not found/)
+        expect(requests()).toEqual(before)
+        expect((await api.get("/admin/payneteasy/payouts", headers())).data.count).toBe(0)
+      })
+    })
+
+    it("the payout history is append-only in the database: UPDATE and DELETE fail (service and raw SQL), INSERT works", async () => {
+      const res = await create({ method: "single", amount: "1.50", currency_code: "EUR", destination: DESTINATIONS.wallet })
+      const p = await waitStatus(res.data.payout.id, ["approved"])
+      const svc = getContainer().resolve(PAYNETEASY_MODULE) as any
+      const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+      const [first] = await svc.listPaynetEasyPayoutHistories({ payout_id: p.id }, { order: { at: "ASC" }, take: 1 })
+      await expect(svc.updatePaynetEasyPayoutHistories({ id: first.id, note: "rewritten" })).rejects.toThrow(/append-only/)
+      await expect(svc.deletePaynetEasyPayoutHistories([first.id])).rejects.toThrow(/append-only/)
+      await expect(pg.raw(`update payneteasy_payout_history set to_status = 'declined' where payout_id = ?`, [p.id])).rejects.toThrow(/append-only: UPDATE refused/)
+      await expect(pg.raw(`delete from payneteasy_payout_history where payout_id = ?`, [p.id])).rejects.toThrow(/append-only: DELETE refused/)
+      const count = async () => Number((await pg.raw(`select count(*)::int as n from payneteasy_payout_history where payout_id = ?`, [p.id])).rows[0].n)
+      const n = await count()
+      await svc.createPaynetEasyPayoutHistories({ payout_id: p.id, at: new Date(), actor: "system", event: "note", from_status: "approved", to_status: "approved", gateway: null, note: "appended" })
+      expect(await count()).toBe(n + 1)
+      const after = await detail(p.id)
+      expect(after.history.find((h: any) => h.id === first.id)).toMatchObject({ event: "created", to_status: "pending" })
+      expect(after.history.map((h: any) => h.note)).toContain("appended")
     })
 
     it("no full card or account number in any table or log line (the scans find the masked forms)", async () => {

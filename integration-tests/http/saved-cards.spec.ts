@@ -12,7 +12,8 @@ import { saveCardFromOrderWorkflow } from "../../src/workflows/payneteasy/saved-
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
-import { onlyGatewayOrder, waitFor } from "../helpers/inspect"
+import { callbackRows, onlyGatewayOrder, waitFor } from "../helpers/inspect"
+import { callbackControl } from "../../src/gateway"
 import { captureLogs } from "../helpers/log-capture"
 import {
   addShippingMethod, completeCartResponse, createPaymentCollection, payerFromCart, seedStore,
@@ -235,6 +236,45 @@ medusaIntegrationTestRunner({
       expect(cards).toEqual([expect.objectContaining({ id: pending.id, bin: "555555", last4: "4444", exp_month: "07", exp_year: "2031", holder: "Verified Shopper" })])
       const [row] = await cardRows({ id: pending.id })
       expect(row).toMatchObject({ state: "active", source: "verification", card_ref_id: onlyGatewayOrder(sandbox(), pending.id).cardRefId })
+    })
+
+    it("a verification's callback alone saves the card (no list call); forged ones are 403/404 and save nothing", async () => {
+      const c = await registerCustomer("callback-verifier")
+      const res = await api.post("/store/payneteasy/cards", {}, { headers: c.headers })
+      const [pending] = await cardRows({ customer_id: c.id })
+      expect(pending.state).toBe("verifying")
+      const forge = (params: Record<string, string>) => call(api.get("/payneteasy/callback", { params }))
+      const base = { status: "approved", orderid: "990001", type: "account-verification", amount: "0.00", currency: "EUR" }
+      const zeros = await forge({ ...base, client_orderid: pending.id, control: "0".repeat(40) })
+      expect(zeros.status).toBe(403)
+      const otherKey = await forge({ ...base, client_orderid: pending.id, control: callbackControl("approved", "990001", pending.id, "not-the-control-key") })
+      expect(otherKey.status).toBe(403)
+      const unknown = await forge({ ...base, client_orderid: "someone-elses-order", control: "0".repeat(40) })
+      expect(unknown.status).toBe(404)
+      expect(await callbackRows(getContainer(), { client_orderid: pending.id })).toHaveLength(0)
+      expect((await cardRows({ id: pending.id }))[0].state).toBe("verifying")
+
+      // The genuine callback (signed by the sandbox with the merchant's key) is the positive control of the refusals.
+      await payHostedPage(res.data.redirect_url, OTHER_CARD)
+      const saved = await waitFor("the card saved by its callback", async () => {
+        const [row] = await cardRows({ id: pending.id })
+        return row?.state === "active" ? row : undefined
+      })
+      const gw = onlyGatewayOrder(sandbox(), pending.id)
+      expect(saved).toMatchObject({ bin: "555555", last4: "4444", card_ref_id: gw.cardRefId, source_gateway_order_id: gw.orderid })
+      const attempts = sandbox().control.callbacks().filter((a) => a.clientOrderId === pending.id)
+      expect(attempts.map((a) => a.httpStatus)).toEqual([200])
+      const logged = await waitFor("the processed callback row", async () => {
+        const rows = await callbackRows(getContainer(), { client_orderid: pending.id })
+        return rows.length === 1 && rows[0].outcome !== "received" ? rows : undefined
+      })
+      expect(logged[0]).toMatchObject({ source: "callback", provider_id: PROVIDER_IDS.hosted, status: "approved", outcome: "processed" })
+      expect(logged[0].outcome_detail).toMatch(/saved/)
+      // The gateway's redelivery is a duplicate: 200, nothing new.
+      const again = await call(api.get(attempts[0].url.slice(attempts[0].url.indexOf("/payneteasy/callback"))))
+      expect(again.status).toBe(200)
+      expect(await callbackRows(getContainer(), { client_orderid: pending.id })).toHaveLength(1)
+      expect((await listCards(c)).map((x) => x.id)).toEqual([pending.id])
     })
 
     it("delete: the card disappears and can no longer pay", async () => {

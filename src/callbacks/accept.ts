@@ -10,9 +10,9 @@ import type { CallbackRow } from "../modules/payneteasy/service"
 import { sessionIdFromClientOrderId } from "../payment-data/client-order-id"
 import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./params"
 import { isVerified, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify"
-import { isPayoutClientOrderId, verifyPayoutMessage } from "./verify-payout"
+import { rowKindOf, verifyRowMessage } from "./order-kinds"
 
-const payoutVerified = (v: { providerId: string } | VerifyFailure): VerifiedMessage | VerifyFailure =>
+const rowVerified = (v: { providerId: string } | VerifyFailure): VerifiedMessage | VerifyFailure =>
   "providerId" in v
     ? { providerId: v.providerId, session: undefined, result: { action: "not_supported" }, actionApplies: false }
     : v
@@ -45,9 +45,11 @@ export async function acceptGatewayMessage(
     throw e
   }
   const rawData = req.rawBody && req.rawBody.length ? req.rawBody : req.rawQuery ?? ""
-  // Payouts (client_orderid = payout id) are verified with the control key of the registration that made them.
-  const verified = isPayoutClientOrderId(core.clientOrderId)
-    ? payoutVerified(await verifyPayoutMessage(container, core.clientOrderId, params))
+  // Payouts and card verifications (client_orderid = the plugin row's id) are verified with the control key of the
+  // registration that row records (order-kinds.ts); payment sessions through their provider (verify.ts).
+  const kind = rowKindOf(core.clientOrderId)
+  const verified = kind
+    ? rowVerified(await verifyRowMessage(container, kind, core.clientOrderId, params))
     : await verifyMessage(container, core, params, rawData, req.headers)
   if (!isVerified(verified)) {
     return verified.reason === "forged"

@@ -10,8 +10,9 @@ import { container } from "@medusajs/framework"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { InferTypeOf } from "@medusajs/framework/types"
 import type { PaynetEasySavedCard } from "../modules/payneteasy/models/saved-card"
+import { SAVED_CARD_ID } from "./card-id"
 
-export const SAVED_CARD_ID = /^pnecard_[0-9A-Za-z]{10,40}$/
+export { SAVED_CARD_ID }
 
 /** A saved-card row, as the model defines it (models/saved-card.ts). */
 export type SavedCardRow = InferTypeOf<typeof PaynetEasySavedCard>

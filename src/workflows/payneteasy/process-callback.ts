@@ -14,6 +14,9 @@
  *   not covered by the control, so the plan confirms it with STATUS first (confirm-later-event.ts). Confirmed:
  *   reflected with the gateway's values, never acted on with money (reflect-later-event.ts); compensation removes
  *   the entry again. Unconfirmable: logged as such (row `ignored`, a warning) and nothing else.
+ * - a payout's callback (client_orderid `pnepo_…`): the payout follows STATUS (payouts/payout-callback.ts); a saved
+ *   card's zero-amount verification (`pnecard_…`): the card is saved or dropped by STATUS
+ *   (saved-cards/verification-callback.ts). The kinds are listed in callbacks/order-kinds.ts.
  * - a genuine callback for an order Medusa does not know (its session was deleted after a cart change, while the
  *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
  *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
@@ -36,7 +39,9 @@ import { removeReflectedEvent, reflectLaterEvent, type ConfirmedEventFact } from
 import { ensureWatched, markSettled } from "../../reconciliation/watch"
 import { settleSession } from "./settle-session"
 import { findSession } from "../../callbacks/verify"
-import { isPayoutClientOrderId, processPayoutCallback } from "./payouts/payout-callback"
+import { processPayoutCallback } from "./payouts/payout-callback"
+import { rowKindOf } from "../../callbacks/order-kinds"
+import { settleCardVerificationCallback } from "./saved-cards/verification-callback"
 
 export const CALLBACK_RECEIVED = "payneteasy.callback.received"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
@@ -59,6 +64,7 @@ type Plan =
   | { kind: "later"; fact: ConfirmedEventFact; paymentCollectionId: string }
   | { kind: "initial"; sessionId: string; providerId: string; callbackStatus: string }
   | { kind: "payout" }
+  | { kind: "card_verification" }
 
 const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 const readRow = async (container: MedusaContainer, id: string) =>
@@ -77,7 +83,8 @@ const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { 
   const final = (outcome: Outcome, detail: string) => new StepResponse<Plan>({ kind: "final", outcome, detail })
   if (isDone(row)) return new StepResponse<Plan>({ kind: "done" })
   if (row.source !== "callback") return final("ignored", "a shopper return never counts as the outcome")
-  if (isPayoutClientOrderId(row.client_orderid)) return new StepResponse<Plan>({ kind: "payout" })
+  const rowKind = rowKindOf(row.client_orderid)?.name
+  if (rowKind) return new StepResponse<Plan>({ kind: rowKind })
   const session = row.session_id ? await findSession(container, row.session_id) : undefined
   if (!session) {
     if (row.status === "approved") {
@@ -119,6 +126,12 @@ const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { 
 const settlePayoutCallbackStep = createStep("payneteasy-settle-payout-callback", async (input: { callbackId: string }, { container }) => {
   const row = await readRow(container, input.callbackId)
   return new StepResponse<Result>(await processPayoutCallback(container, row))
+})
+
+/** A saved card's zero-amount verification: settled by STATUS under the card's lock (saved-cards/verification-callback.ts). */
+const settleCardCallbackStep = createStep("payneteasy-settle-card-verification-callback", async (input: { callbackId: string }, { container }) => {
+  const row = await readRow(container, input.callbackId)
+  return new StepResponse<Result>(await settleCardVerificationCallback(container, row))
 })
 
 /** A STATUS-confirmed later event onto the order (or payment) metadata and the event bus; undone by removing the entry. */
@@ -199,11 +212,19 @@ export const processPaynetEasyCallbackWorkflow = createWorkflow(
     const payout = when("payneteasy-callback-is-payout", { plan }, ({ plan }) => plan.kind === "payout").then(() =>
       settlePayoutCallbackStep({ callbackId: input.callbackId })
     )
-    const result = transform({ plan, later, initial, payout }, ({ plan, later, initial, payout }): Result | undefined =>
-      plan.kind === "final"
-        ? { outcome: plan.outcome, detail: plan.detail }
-        : plan.kind === "later" ? later : plan.kind === "initial" ? initial : plan.kind === "payout" ? payout : undefined
+    const card = when("payneteasy-callback-is-card-verification", { plan }, ({ plan }) => plan.kind === "card_verification").then(() =>
+      settleCardCallbackStep({ callbackId: input.callbackId })
     )
+    const result = transform({ plan, later, initial, payout, card }, ({ plan, later, initial, payout, card }): Result | undefined => {
+      switch (plan.kind) {
+        case "final": return { outcome: plan.outcome, detail: plan.detail }
+        case "later": return later
+        case "initial": return initial
+        case "payout": return payout
+        case "card_verification": return card
+        default: return undefined
+      }
+    })
     const row = recordCallbackOutcomeStep({ callbackId: input.callbackId, result })
     releaseLockStep({ key, ownerId: input.lockOwner })
     return new WorkflowResponse(row)

@@ -2,12 +2,14 @@
  * The create form of the Payouts page: method, amount, currency, one destination kind with its own fields, recipient,
  * purpose. Validated in the browser with the server's own zod schema (api/admin/payneteasy/payouts/validators.ts),
  * so the admin sees the same message, on the same field, before anything is sent; the server checks again (and
- * also the per-payout limit and allowed currencies, which only it knows).
+ * also the per-payout limit and allowed currencies, which only it knows). A saved card is picked from a customer's
+ * cards (customer id, then a select listing brand and masked number); only its card id is sent.
  */
 import { useMemo, useState } from "react"
 import { Button, Drawer, Input, Label, Select, Text, toast } from "@medusajs/ui"
 import { createPayoutSchema, firstIssue } from "../../../api/admin/payneteasy/payouts/validators"
 import { newIdempotencyKey, useCreatePayout, type Payout } from "../../lib/payouts"
+import { maskedNumber, useCustomerCards } from "../../lib/saved-card-hooks"
 
 type Kind = "card" | "bank" | "wallet" | "phone" | "saved_card"
 const KIND_FIELDS: Record<Kind, Array<[string, string]>> = {
@@ -15,7 +17,40 @@ const KIND_FIELDS: Record<Kind, Array<[string, string]>> = {
   bank: [["account_number", "Account number / IBAN"], ["bank_name", "Bank name"], ["bank_branch", "Bank branch"]],
   wallet: [["wallet_id", "Wallet id"]],
   phone: [["phone", "Phone (international)"]],
-  saved_card: [["card_id", "Saved card id"]],
+  saved_card: [["card_id", "Saved card"]],
+}
+
+/** The customer's saved cards as a select (the customer id is typed in; only the chosen card id is sent). */
+function SavedCardPicker({ customerId, cardId, onCustomer, onCard }: {
+  customerId: string; cardId: string; onCustomer: (v: string) => void; onCard: (v: string) => void
+}) {
+  const id = customerId.trim()
+  const cards = useCustomerCards(/^cus_[0-9A-Za-z]+$/.test(id) ? id : undefined)
+  const list = cards.data?.cards ?? []
+  return (
+    <>
+      <div className="flex flex-col gap-y-1">
+        <Label htmlFor="payout-customer_id">Customer id</Label>
+        <Input id="payout-customer_id" placeholder="cus_…" autoComplete="off" value={customerId} onChange={(e) => onCustomer(e.target.value)} />
+        {cards.isError && <Text size="small" className="text-ui-fg-error">Could not load this customer's cards</Text>}
+      </div>
+      <div className="flex flex-col gap-y-1">
+        <Label>Saved card</Label>
+        <Select value={cardId} onValueChange={onCard} disabled={!list.length}>
+          <Select.Trigger data-testid="payout-saved-card">
+            <Select.Value placeholder={cards.isSuccess && !list.length ? "No saved cards" : "Choose a card"} />
+          </Select.Trigger>
+          <Select.Content>
+            {list.map((c) => (
+              <Select.Item key={c.id} value={c.id}>
+                {`${c.brand ?? "Card"} ${maskedNumber(c)} · ${c.exp_month ?? "??"}/${c.exp_year ?? "????"}`}
+              </Select.Item>
+            ))}
+          </Select.Content>
+        </Select>
+      </div>
+    </>
+  )
 }
 
 export function CreatePayoutForm({ onCreated }: { onCreated: (p: Payout) => void }) {
@@ -110,18 +145,30 @@ export function CreatePayoutForm({ onCreated }: { onCreated: (p: Payout) => void
                     <Select.Item value="bank">Bank account</Select.Item>
                     <Select.Item value="wallet">E-wallet</Select.Item>
                     <Select.Item value="phone">Phone (fast payment)</Select.Item>
-                    <Select.Item value="saved_card">Saved card (not available yet)</Select.Item>
+                    <Select.Item value="saved_card">A customer's saved card</Select.Item>
                   </Select.Content>
                 </Select>
                 {fieldError("destination")}
               </div>
-              {KIND_FIELDS[kind].map(([name, label]) => (
-                <div key={name} className="flex flex-col gap-y-1">
-                  <Label htmlFor={`payout-${name}`}>{label}</Label>
-                  <Input id={`payout-${name}`} autoComplete="off" value={values[name] ?? ""} onChange={set(name)} />
-                  {fieldError(name)}
-                </div>
-              ))}
+              {kind === "saved_card" ? (
+                <>
+                  <SavedCardPicker
+                    customerId={values.customer_id ?? ""}
+                    cardId={values.card_id ?? ""}
+                    onCustomer={(v) => setValues((x) => ({ ...x, customer_id: v, card_id: "" }))}
+                    onCard={(v) => setValues((x) => ({ ...x, card_id: v }))}
+                  />
+                  {fieldError("card_id")}
+                </>
+              ) : (
+                KIND_FIELDS[kind].map(([name, label]) => (
+                  <div key={name} className="flex flex-col gap-y-1">
+                    <Label htmlFor={`payout-${name}`}>{label}</Label>
+                    <Input id={`payout-${name}`} autoComplete="off" value={values[name] ?? ""} onChange={set(name)} />
+                    {fieldError(name)}
+                  </div>
+                ))
+              )}
             </>
           )}
           <div className="flex flex-col gap-y-1">

@@ -2,67 +2,35 @@
  * The gateway's server callback: `GET|POST {backendUrl}/payneteasy/callback` (the provider sends this address as
  * `server_callback_url`).
  *
- * verify control (through the provider) → record in the callback log (unique per source/orderid/client_orderid/
+ * verify control (in memory, then with the key of the session's or row's own registration: callbacks/accept.ts) → record in the callback log (unique per source/orderid/client_orderid/
  * type/status/event_key, see src/callbacks/params.ts `eventKey`) → emit `payneteasy.callback.received` → 200. Processing
  * (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway gets its 200
  * quickly and stops retrying (it retries a non-200 for 14 days).
+ * - payment sessions (`payses_…`), payouts (`pnepo_…`) and saved-card verifications (`pnecard_…`) all come here; the
+ *   kind of client_orderid picks the verification and the processing (callbacks/order-kinds.ts).
  * - a genuine callback for a session Medusa no longer has (verifies under one of our providers) → 200 and recorded;
  *   processing flags it for a person when it is approved (process-callback.ts).
  * - malformed → 400, forged control → 403, unknown order that verifies under no provider → 404; nothing is recorded.
  * - a duplicate → 200 and nothing new; if the first copy's processing failed, it is queued again (processing is
  *   idempotent, so this only helps recovery; a copy never processed at all is picked up by the reconciliation tick).
  *
- * Refusing garbage is cheap (bench: "forged callbacks/s"): before any database work, the control is checked against
- * every PaynetEasy registration in memory (`verifiesUnderSomeProvider`). One that verifies under none is refused at
- * once — 403 when its client_orderid has the shape of one of our sessions, 404 otherwise — without looking the session
- * up, so a flood of forged callbacks costs hashing, not queries (and the answer no longer tells whether a session
- * exists). This only short-circuits: acceptGatewayMessage still verifies every survivor under its session's provider.
+ * Refusing garbage is cheap (bench: "forged callbacks/s"): before any database work, the control is checked in memory
+ * with the control key of every PaynetEasy registration (gateway-adapter/callback-keys.ts) — for payment sessions,
+ * payouts and card verifications alike. One that verifies under none is refused at once — 403 when its client_orderid
+ * has the shape of one of ours (callbacks/order-kinds.ts `looksOurs`), 404 otherwise — without looking anything up,
+ * so a flood of forged callbacks costs hashing, not queries (and the answer does not tell whether the order exists).
+ * This only short-circuits: acceptGatewayMessage still verifies every survivor with the key of its own session's or
+ * row's registration.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { sessionIdFromClientOrderId } from "../../../payment-data/client-order-id"
 import { coreFields, readParams, type CallbackParams } from "../../../callbacks/params"
 import { acceptGatewayMessage } from "../../../callbacks/accept"
-import { isPayoutClientOrderId } from "../../../callbacks/verify-payout"
+import { looksOurs } from "../../../callbacks/order-kinds"
+import { registrationVerifying } from "../../../gateway-adapter/callback-keys"
 import { CALLBACK_RECEIVED } from "../../../workflows/payneteasy/process-callback"
-import { paramsForVerification, PROVIDER_PREFIX } from "../../../callbacks/verify"
 
 export const AUTHENTICATE = false
-
-/** The PaynetEasy registrations, listed once a minute (they only change when Medusa restarts or one is disabled). */
-const PROVIDERS_TTL_MS = 60_000
-const providerCache = new WeakMap<object, { at: number; ids: Promise<string[]> }>()
-
-function payneteasyProviderIds(container: MedusaContainer): Promise<string[]> {
-  const paymentModule = container.resolve(Modules.PAYMENT)
-  const cached = providerCache.get(paymentModule)
-  if (cached && Date.now() - cached.at < PROVIDERS_TTL_MS) return cached.ids
-  const ids = paymentModule
-    .listPaymentProviders({}, { select: ["id"] })
-    .then((list) => list.map((p) => p.id).filter((id) => id.startsWith(PROVIDER_PREFIX)))
-  ids.catch(() => providerCache.delete(paymentModule))
-  providerCache.set(paymentModule, { at: Date.now(), ids })
-  return ids
-}
-
-/** Whether the control verifies under at least one PaynetEasy registration (in memory: the providers hash it). */
-async function verifiesUnderSomeProvider(container: MedusaContainer, params: CallbackParams, rawData: string | Buffer, headers: Record<string, unknown>): Promise<boolean> {
-  const paymentModule = container.resolve(Modules.PAYMENT)
-  const asked = paramsForVerification(params, undefined).params
-  for (const provider of await payneteasyProviderIds(container)) {
-    try {
-      const result = await paymentModule.getWebhookActionAndData({
-        provider,
-        payload: { data: asked, rawData, headers: headers as Record<string, string> },
-      })
-      if (result && result.action !== "not_supported") return true
-    } catch {
-      // a provider that cannot read the message has not vouched for it
-    }
-  }
-  return false
-}
 
 async function handle(req: MedusaRequest, res: MedusaResponse) {
   const url = req.originalUrl ?? req.url ?? ""
@@ -75,10 +43,8 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
   } catch {
     early = undefined // malformed: acceptGatewayMessage answers 400 with the reason
   }
-  // Payout callbacks (client_orderid = payout id) are verified by accept.ts with the key of the registration that made
-  // the payout; the providers' webhook check knows only payment sessions.
-  if (early && !isPayoutClientOrderId(early.clientOrderId) && !(await verifiesUnderSomeProvider(req.scope, early.params, rawBody && rawBody.length ? rawBody : rawQuery, req.headers as Record<string, unknown>))) {
-    const ours = sessionIdFromClientOrderId(early.clientOrderId) !== undefined
+  if (early && !registrationVerifying(req.scope.resolve("configModule"), early.params)) {
+    const ours = looksOurs(early.clientOrderId)
     res
       .status(ours ? 403 : 404)
       .type("text/plain")

@@ -1,6 +1,7 @@
 /**
- * The audit trail of a payout: one row per state change, never updated or deleted (the service offers only
- * `appendPayoutHistory`; the migration adds a trigger that refuses UPDATE and DELETE on the table).
+ * The audit trail of a payout: one row per state change, never updated or deleted (the plugin only appends, through
+ * the service's `changePayout`; migration Migration20261123160000 installs a trigger that refuses UPDATE and DELETE
+ * on the table).
  * `gateway` holds the gateway's answer as received (status, type, serial, error code and message), scrubbed of
  * anything card-like; `actor` is `user:<admin id>`, `gateway:callback`, `gateway:status` or `system`.
  */

@@ -1,8 +1,8 @@
 /**
  * createPayoutWorkflow: one admin request to send money out (single / two-step check / hosted form).
  *
- *   checkPayoutAllowedStep  provider configured for payouts, currency allowed, amount within the limit, saved cards
- *                           refused — all before anything is stored or sent
+ *   checkPayoutAllowedStep  provider configured for payouts, currency allowed, amount within the limit, a saved card
+ *                           active and of the payout's registration — all before anything is stored or sent
  *   recordPayoutStep        under a lock on the Idempotency-Key: the payout of an earlier request with this key is
  *                           returned (same body) or refused (409, different body); else a `pending` payout is stored
  *                           with its history row. The unique index on idempotency_key is the backstop.
@@ -18,6 +18,7 @@ import { generateEntityId, MedusaError, Modules } from "@medusajs/framework/util
 import { discardDestination, takeDestination } from "./destination"
 import { refreshFromStatus, sendInitial } from "./gateway-calls"
 import { assertWithinLimits, payoutProvider } from "../../../gateway-adapter/payout-config"
+import { payoutCardFor } from "./saved-card-destination"
 import { applyChange, getPayout, payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
 
 export type CreatePayoutInput = {
@@ -26,6 +27,8 @@ export type CreatePayoutInput = {
   currency_code: string
   destination_type: "card" | "saved_card" | "bank" | "wallet" | "phone" | null
   destination_summary: string | null
+  /** The saved card's id (`pnecard_…`) for a saved-card destination: checked before anything is stored. */
+  saved_card_id: string | null
   /** One-time token of the full destination in the in-process vault (destination.ts); null for the form. */
   destination_ref: string | null
   recipient: string | null
@@ -43,10 +46,8 @@ export const checkPayoutAllowedStep = createStep("payneteasy-payout-check-allowe
   if (!provider) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "payouts are not configured: set the `payouts` option ({ currencies, maxAmount }) of a PaynetEasy provider")
   }
-  if (input.destination_type === "saved_card") {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "destination.card_id: saved cards are not available yet")
-  }
   assertWithinLimits(provider, input.amount, input.currency_code)
+  if (input.saved_card_id) await payoutCardFor(container, input.saved_card_id, provider.providerId)
   return new StepResponse({ providerId: provider.providerId })
 })
 

@@ -13,15 +13,16 @@ import type { PayoutDestinationInput } from "../../../api/admin/payneteasy/payou
 
 export type PayoutMethod = "single" | "two_step" | "form"
 
+/** A destination ready to send: a saved card is resolved to its card reference (saved-card-destination.ts) first. */
+export type SendableDestination = Exclude<PayoutDestinationInput, { type: "saved_card" }> | { type: "card_ref"; card_ref_id: string }
+
 const last4 = (v: string) => `****${v.slice(-4)}`
 
-/** What we keep: never a full card or account number. */
-export function destinationSummary(d: PayoutDestinationInput): string {
+/** What we keep: never a full card or account number (a saved card's summary comes from its row). */
+export function destinationSummary(d: Exclude<PayoutDestinationInput, { type: "saved_card" }>): string {
   switch (d.type) {
     case "card":
       return maskPan(d.card_number).replace(/^(\d{6})\*+(\d{4})$/, "$1******$2")
-    case "saved_card":
-      return `saved card ${d.card_id}`
     case "bank":
       return `${d.bank_name} / ${d.bank_branch} / ${last4(d.account_number)}`
     case "wallet":
@@ -33,23 +34,22 @@ export function destinationSummary(d: PayoutDestinationInput): string {
 
 /**
  * The gateway fields for a destination. The v4 payout-check names the card `destination-card-no` (the seed's
- * transfer field); the v2 payout uses the operation table's `credit_card_number`.
+ * transfer field); the v2 payout uses the operation table's `credit_card_number`. A card reference goes as
+ * `destination-card-ref-id` (both operations list it).
  */
-export function destinationFields(d: PayoutDestinationInput, method: PayoutMethod, recipient?: string | null): Record<string, string> {
+export function destinationFields(d: SendableDestination, method: PayoutMethod, recipient?: string | null): Record<string, string> {
+  const printedName: Record<string, string> = recipient ? { card_printed_name: recipient.slice(0, 128) } : {}
   switch (d.type) {
     case "card":
-      return {
-        [method === "two_step" ? "destination-card-no" : "credit_card_number"]: d.card_number,
-        ...(recipient ? { card_printed_name: recipient.slice(0, 128) } : {}),
-      }
+      return { [method === "two_step" ? "destination-card-no" : "credit_card_number"]: d.card_number, ...printedName }
+    case "card_ref":
+      return { "destination-card-ref-id": d.card_ref_id, ...printedName }
     case "bank":
       return { account_number: d.account_number, bank_name: d.bank_name, bank_branch: d.bank_branch }
     case "wallet":
       return { wallet_id: d.wallet_id }
     case "phone":
       return { phone: d.phone }
-    case "saved_card":
-      throw new Error("saved cards are not available yet")
   }
 }
 

@@ -15,7 +15,8 @@ import {
   type PaynetEasyClient,
 } from "../../../gateway"
 import { isNotFound, statusFields, type StatusReply } from "../../../gateway-adapter/gateway-ops"
-import { destinationFields, type PayoutMethod } from "./destination"
+import { destinationFields, type PayoutMethod, type SendableDestination } from "./destination"
+import { payoutCardFor } from "./saved-card-destination"
 import type { PayoutDestinationInput } from "../../../api/admin/payneteasy/payouts/validators"
 import { callbackUrls, payoutClient, payoutProviderById } from "../../../gateway-adapter/payout-config"
 import { applyChange, gatewayAnswer, statusFromGateway, type PayoutRow } from "./payout-state"
@@ -60,6 +61,13 @@ const ids = (r: Record<string, unknown>) => ({
   serial: r["serial-number"] === undefined ? undefined : String(r["serial-number"]),
 })
 
+/** A saved card becomes its card reference, read from the card row now (still active, same registration). */
+async function sendable(container: MedusaContainer, payout: PayoutRow, d: PayoutDestinationInput): Promise<SendableDestination> {
+  if (d.type !== "saved_card") return d
+  const card = await payoutCardFor(container, d.card_id, payout.provider_id)
+  return { type: "card_ref", card_ref_id: card.card_ref_id as string }
+}
+
 /** Sends the payout's first request. `destination` is absent for the hosted form. */
 export async function sendInitial(
   container: MedusaContainer,
@@ -79,7 +87,7 @@ export async function sendInitial(
     ...(payout.purpose ? { purpose: payout.purpose } : {}),
     server_callback_url: urls.server_callback_url,
     ...(method === "form" ? { redirect_url: urls.redirect_url } : {}),
-    ...(destination ? destinationFields(destination, method, payout.recipient) : {}),
+    ...(destination ? destinationFields(await sendable(container, payout, destination), method, payout.recipient) : {}),
   }
   return withClient(container, payout, async (client) => {
     for (let attempt = 1; attempt <= 2; attempt++) {

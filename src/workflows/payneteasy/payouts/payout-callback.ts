@@ -1,7 +1,7 @@
 /**
  * Payout callbacks through the same path as payment callbacks (route → gateway-message.ts → callback log →
  * `payneteasy.callback.received` → process-callback.ts), with two payout-specific pieces:
- * - `verifyPayoutMessage` (callbacks/verify-payout.ts): a payout's client_orderid is the payout id (`pnepo_…`), so the
+ * - verification (callbacks/order-kinds.ts): a payout's client_orderid is the payout id (`pnepo_…`), so the
  *   control is checked with the control key of the provider registration that made the payout;
  * - `processPayoutCallback`: the callback is only a trigger: the payout follows STATUS (gateway-calls.ts), under the
  *   payout lock, and the callback's own answer is kept in the history row.
@@ -11,7 +11,7 @@ import type { CallbackRow } from "../../../modules/payneteasy/service"
 import { refreshFromStatus } from "./gateway-calls"
 import { payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
 
-export { PAYOUT_CLIENT_ORDER_PREFIX, isPayoutClientOrderId, verifyPayoutMessage } from "../../../callbacks/verify-payout"
+export { PAYOUT_CLIENT_ORDER_PREFIX, isPayoutClientOrderId } from "../../../callbacks/order-kinds"
 
 async function payoutByClientOrderId(container: MedusaContainer, clientOrderId: string): Promise<PayoutRow | undefined> {
   const [row] = (await payoutService(container).listPaynetEasyPayouts({ client_orderid: clientOrderId.trim() }, { take: 1 })) as unknown as PayoutRow[]

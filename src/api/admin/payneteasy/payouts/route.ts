@@ -2,13 +2,15 @@
  * `POST /admin/payneteasy/payouts` (Idempotency-Key header) → `{ payout }`; `GET /admin/payneteasy/payouts`
  * (filters `status` (repeat or comma-separated), `method`; `limit`, `offset`) → `{ payouts, count, limit, offset }`.
  * Admin authentication (middlewares.ts). The body is validated (validators.ts) before anything is stored or sent;
- * the full destination goes to the workflow through the in-process vault only (payouts/destination.ts).
+ * the full destination goes to the workflow through the in-process vault only (payouts/destination.ts). A saved card
+ * must exist and be active (400 naming destination.card_id); its masked summary comes from the card row.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { createHash } from "node:crypto"
 import { normalizeAmount } from "../../../../gateway/money"
 import { runCreatePayout } from "../../../../workflows/payneteasy/payouts/create-payout"
 import { depositDestination, destinationSummary, discardDestination } from "../../../../workflows/payneteasy/payouts/destination"
+import { payoutCard, savedCardSummary } from "../../../../workflows/payneteasy/payouts/saved-card-destination"
 import { payoutService, payoutView, type PayoutRow } from "../../../../workflows/payneteasy/payouts/payout-state"
 import { actorOf, idempotencyKey, invalid, sendError } from "./http"
 import { createPayoutSchema, firstIssue, listPayoutsQuerySchema } from "./validators"
@@ -23,9 +25,15 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   }
   const body = parsed.data
   const amount = normalizeAmount(body.amount, body.currency_code)
-  const summary = body.destination ? destinationSummary(body.destination) : null
-  const canonical = JSON.stringify([body.method, amount, body.currency_code, body.destination?.type ?? null, summary, body.recipient ?? null, body.purpose ?? null])
-  const ref = body.destination && body.destination.type !== "saved_card" ? depositDestination(body.destination) : null
+  const d = body.destination
+  let summary: string | null
+  try {
+    summary = !d ? null : d.type === "saved_card" ? savedCardSummary(await payoutCard(req.scope, d.card_id)) : destinationSummary(d)
+  } catch (e) {
+    return sendError(res, e)
+  }
+  const canonical = JSON.stringify([body.method, amount, body.currency_code, d?.type ?? null, summary, body.recipient ?? null, body.purpose ?? null])
+  const ref = d ? depositDestination(d) : null
   try {
     const { payout, replayed } = await runCreatePayout(req.scope, {
       method: body.method,
@@ -33,6 +41,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
       currency_code: body.currency_code,
       destination_type: body.destination?.type ?? null,
       destination_summary: summary,
+      saved_card_id: d?.type === "saved_card" ? d.card_id : null,
       destination_ref: ref,
       recipient: body.recipient ?? null,
       purpose: body.purpose ?? null,

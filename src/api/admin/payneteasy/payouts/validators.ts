@@ -5,12 +5,14 @@
  * Every refusal names its field (`destination.card_number`, `amount`, …) and nothing is sent or stored:
  * card numbers must pass Luhn; amounts are decimal strings, positive, with no more decimals than the currency's
  * ISO 4217 exponent (gateway/money.ts); currencies must be ISO 4217; exactly one destination, of one kind, with only
- * that kind's fields (single and two-step), none for the hosted form (the recipient enters it there); every text
+ * that kind's fields (single and two-step; a saved card is named by the plugin's card id, and whether it exists is
+ * checked by the route), none for the hosted form (the recipient enters it there); every text
  * field has a length limit. Unknown keys are refused rather than ignored.
  */
 import { z } from "zod"
 import { currencyExponent } from "../../../../gateway/money"
 import { luhnOk } from "../../../../gateway/luhn"
+import { SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE } from "../../../../saved-cards/card-id"
 
 export const PAYOUT_METHOD_VALUES = ["single", "two_step", "form"] as const
 export const DESTINATION_TYPE_VALUES = ["card", "saved_card", "bank", "wallet", "phone"] as const
@@ -36,7 +38,10 @@ export const destinationSchema = z.discriminatedUnion(
   "type",
   [
     z.strictObject({ type: z.literal("card"), card_number: cardNumber }),
-    z.strictObject({ type: z.literal("saved_card"), card_id: text("card_id", MAX_LEN.card_id) }),
+    z.strictObject({
+      type: z.literal("saved_card"),
+      card_id: text("card_id", MAX_LEN.card_id).refine((v) => SAVED_CARD_ID.test(v), { message: SAVED_CARD_ID_MESSAGE }),
+    }),
     z.strictObject({
       type: z.literal("bank"),
       account_number: text("account_number", MAX_LEN.account_number).refine((v) => /^[A-Za-z0-9]+$/.test(v), {

@@ -24,7 +24,7 @@ describe("request schema", () => {
       { type: "bank", account_number: "LV80BANK0000435195001", bank_name: "B", bank_branch: "R" },
       { type: "wallet", wallet_id: "w-1" },
       { type: "phone", phone: "+371 2000 0001" },
-      { type: "saved_card", card_id: "c1" },
+      { type: "saved_card", card_id: "pnecard_01ABCDEFGHJKMNPQRS" },
     ]) expect(createPayoutSchema.safeParse({ ...valid, destination }).success).toBe(true)
     expect(createPayoutSchema.safeParse({ method: "form", amount: "1", currency_code: "JPY" }).success).toBe(true)
   })
@@ -42,6 +42,8 @@ describe("request schema", () => {
     [{ ...valid, destination: { type: "wallet", wallet_id: "w", phone: "+37120000001" } }, "destination.phone"],
     [{ ...valid, recipient: "x".repeat(129) }, "recipient"],
     [{ ...valid, extra: 1 }, "extra"],
+    [{ ...valid, destination: { type: "saved_card", card_id: "card_123" } }, "destination.card_id"],
+    [{ ...valid, destination: { type: "saved_card", card_id: "pnecard_01ABCDEFGHJK", card_number: CARD } }, "destination.card_number"],
   ])("refuses %j naming %s", (body, field) => {
     expect(issue(body)?.field).toBe(field)
   })
@@ -68,7 +70,8 @@ describe("destinations", () => {
   it("v4 check names the card destination-card-no, v2 credit_card_number", () => {
     expect(destinationFields({ type: "card", card_number: CARD }, "two_step")).toEqual({ "destination-card-no": CARD })
     expect(destinationFields({ type: "card", card_number: CARD }, "single", "Jane")).toEqual({ credit_card_number: CARD, card_printed_name: "Jane" })
-    expect(() => destinationFields({ type: "saved_card", card_id: "c" }, "single")).toThrow(/not available yet/)
+    expect(destinationFields({ type: "card_ref", card_ref_id: "7001" }, "two_step", "Jane")).toEqual({ "destination-card-ref-id": "7001", card_printed_name: "Jane" })
+    expect(destinationFields({ type: "card_ref", card_ref_id: "7001" }, "single")).toEqual({ "destination-card-ref-id": "7001" })
   })
 
   it("the vault hands a destination out once", () => {
