@@ -28,7 +28,8 @@ import { diff, quiet, snapshot, watchedTables } from "./helpers/state"
 import { printFigures } from "./helpers/figures"
 import { RELIABILITY_SEED } from "./helpers/random"
 
-jest.setTimeout(600_000)
+// 26 routes × 1,000 inputs: about 5 minutes on a quiet 2-core machine, up to 10 on a busy one.
+jest.setTimeout(1_200_000)
 
 const sandbox = useSandbox()
 
