@@ -38,6 +38,55 @@ describe("quoteLongNumbers fast path", () => {
   })
 })
 
+/** The character-by-character rewrite quoteLongNumbers replaced: the oracle its faster form must agree with. */
+function quoteLongNumbersByChars(json: string): string {
+  let out = ""
+  let i = 0
+  while (i < json.length) {
+    const c = json[i]
+    if (c === '"') {
+      let j = i + 1
+      while (j < json.length && json[j] !== '"') j += json[j] === "\\" ? 2 : 1
+      out += json.slice(i, j + 1)
+      i = j + 1
+    } else if (c === "-" || (c >= "0" && c <= "9")) {
+      let j = i + 1
+      while (j < json.length && /[0-9eE.+\-]/.test(json[j])) j++
+      const literal = json.slice(i, j)
+      const digits = literal.replace(/[eE][+\-]?\d+$/, "").replace(/[^0-9]/g, "").replace(/^0+(?=\d)/, "")
+      out += digits.length > 15 && /^-?\d+(\.\d+)?$/.test(literal) ? `"${literal}"` : literal
+      i = j
+    } else {
+      out += c
+      i++
+    }
+  }
+  return out
+}
+
+describe("quoteLongNumbers agrees with the character-by-character rewrite", () => {
+  it("on a STATUS reply whose UUID serial-number is a long digit-and-dash run inside a string", () => {
+    const reply = '{"type":"status-response","status":"approved","serial-number":"00000000-0000-0000-0000-000000000001","paynet-order-id":12345678901234567890,"phone":"+49301234567"}'
+    expect(quoteLongNumbers(reply)).toBe(quoteLongNumbersByChars(reply))
+    expect(quoteLongNumbers(reply)).toContain('"paynet-order-id":"12345678901234567890"')
+  })
+
+  it("on random JSON with long integers, decimals, exponents and digit-heavy strings (property)", () => {
+    const long = fc.oneof(
+      fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }).map(String),
+      fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.bigInt({ min: 0n, max: 10n ** 12n })).map(([a, b]) => `${a}.${b}`),
+      fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: -30, max: 30 })).map(([a, e]) => `${a}e${e}`),
+    )
+    const value = fc.oneof(long, fc.uuid().map((u) => JSON.stringify(u)), fc.string().map((s) => JSON.stringify(s)), fc.json())
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 6 }), fc.boolean(), (values, asArray) => {
+        const json = asArray ? `[${values.join(" , ")}]` : `{${values.map((v, i) => `"k${i}": ${v}`).join(",")}}`
+        expect(quoteLongNumbers(json)).toBe(quoteLongNumbersByChars(json))
+      })
+    )
+  })
+})
+
 describe("percentEncode fast path", () => {
   it("escapes ! ' ( ) * (RFC 3986) and leaves plain values as encodeURIComponent has them", () => {
     expect(percentEncode("a!b'c(d)e*f")).toBe("a%21b%27c%28d%29e%2Af")
