@@ -2,16 +2,19 @@
  * The short cuts the benchmarks asked for (bench: gateway call, signing) change speed, never results:
  * - quoteLongNumbers skips its rewrite only when no literal can have more than 15 digits;
  * - percentEncode skips its second pass only when none of ! ' ( ) * is present;
+ * - formEncode writes exactly what URLSearchParams writes, without building one;
+ * - validateReply gives what the operation's own response schema gives (data and issues), through a faster z.object;
  * - normalizeOAuthUrl remembers the last URL and still answers each URL for itself;
  * - control terms concatenated in a loop give the same checksum as the formula.
  */
 import { createHash } from "node:crypto"
 import fc from "fast-check"
 import { computeControl } from "../control"
-import { percentEncode } from "../encode"
+import { formEncode, percentEncode } from "../encode"
 import { normalizeOAuthUrl } from "../oauth"
 import { OPERATIONS } from "../operations"
 import { quoteLongNumbers } from "../parse"
+import { validateReply } from "../response"
 
 describe("quoteLongNumbers fast path", () => {
   it.each([
@@ -92,6 +95,38 @@ describe("percentEncode fast path", () => {
     expect(percentEncode("a!b'c(d)e*f")).toBe("a%21b%27c%28d%29e%2Af")
     expect(percentEncode("Jane Doe+x@y.com")).toBe("Jane%20Doe%2Bx%40y.com")
     expect(percentEncode("payses_01ABC-._~")).toBe("payses_01ABC-._~")
+  })
+})
+
+describe("formEncode", () => {
+  it("writes what URLSearchParams writes, for any names and values (property, lone surrogates included)", () => {
+    const text = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme-ascii" }), fc.constantFrom("a b", "!'()~*-._", "x+y=z&w", "Jane Doe", ""))
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { maxLength: 8 }), (pairs) => {
+        expect(formEncode(pairs)).toBe(new URLSearchParams(pairs).toString())
+      }),
+      { numRuns: 150 }
+    )
+  })
+})
+
+describe("validateReply", () => {
+  it("gives every operation's schema result: same data, unknown keys kept, same issues (property)", () => {
+    const specs = Object.values(OPERATIONS)
+    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom("approved", "declined", "status-response", "async-response"))
+    fc.assert(
+      fc.property(fc.constantFrom(...specs), fc.dictionary(fc.string({ maxLength: 16 }), value, { maxKeys: 6 }), fc.nat(), (spec, extra, seed) => {
+        const shapeKeys = Object.keys((spec.response as unknown as { shape: Record<string, unknown> }).shape)
+        const known = Object.fromEntries(shapeKeys.filter((_, i) => (seed >> (i % 30)) & 1).map((k, i) => [k, i % 3 === 0 ? 7 : `v${i}`]))
+        const input = { ...extra, ...known, type: seed % 5 === 0 ? "nonsense" : (extra.type ?? known.type) }
+        const expected = spec.response.safeParse(input)
+        const actual = validateReply(spec.response, input)
+        expect(actual.success).toBe(expected.success)
+        if (expected.success && actual.success) expect(actual.data).toEqual(expected.data)
+        else expect(actual.error?.issues).toEqual(expected.error?.issues)
+      }),
+      { numRuns: 500 }
+    )
   })
 })
 
