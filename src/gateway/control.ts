@@ -9,7 +9,7 @@
  * - amountMinor is the amount in minor units by the currency's ISO 4217 exponent; an absent field contributes ""
  *   (STATUS without orderid; CAPTURE / RETURN without amount and currency).
  */
-import { createHash } from "node:crypto"
+import { hash } from "node:crypto"
 import { GatewayConfigError, GatewayInputError } from "./errors"
 import { toMinorUnits } from "./money"
 import type { ControlTerm } from "./operations"
@@ -23,9 +23,12 @@ export interface ControlContext {
 
 export type ControlFields = Readonly<Record<string, string | undefined>>
 
-/** Lowercase hex SHA-1 of a UTF-8 string. */
+/**
+ * Lowercase hex SHA-1 of a UTF-8 string. One-shot `crypto.hash` (Node ≥ 20.12): no Hash object per call, about a
+ * quarter of createHash().update().digest()'s time for these short inputs (bench: "signing: control SHA-1").
+ */
 export function sha1Hex(text: string): string {
-  return createHash("sha1").update(text, "utf8").digest("hex")
+  return hash("sha1", text, "hex")
 }
 
 const trimmed = (value: string | undefined): string => (value ?? "").trim()

@@ -15,40 +15,30 @@ import { GatewayProtocolError } from "./errors"
 
 /** More digits than a double holds exactly (2^53 has 16 digits; 15 are always safe). */
 const MAX_SAFE_DIGITS = 15
-const LONG_RUN = new RegExp(`[0-9][0-9eE.+\\-]{${MAX_SAFE_DIGITS},}`)
+/**
+ * Where a long literal could start: JSON puts a number only at the start of the text or after `:`, `[` or `,` (and
+ * whitespace). Anchoring there keeps the usual reply on the fast path: its UUID serial-number is a long run of digits
+ * and dashes too, but inside a string, after a `"`.
+ */
+const LONG_LITERAL = new RegExp(`(?:^|[:\\[,])\\s*-?[0-9][0-9eE.+\\-]{${MAX_SAFE_DIGITS},}`)
+/** One token at a time: a string literal (copied as it is) or a number-like run starting with `-` or a digit. */
+const TOKEN = /"(?:[^"\\]|\\[\s\S])*"?|[-0-9][0-9eE.+\-]*/g
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/
+
+function quoteIfLong(token: string): string {
+  if (token[0] === '"' || !PLAIN_DECIMAL.test(token)) return token
+  const digits = token.replace(/[^0-9]/g, "").replace(/^0+(?=\d)/, "")
+  return digits.length > MAX_SAFE_DIGITS ? `"${token}"` : token
+}
 
 /**
  * Rewrites number literals with more than 15 digits into JSON strings, leaving everything inside strings
  * untouched. `{"id":12345678901234567890}` → `{"id":"12345678901234567890"}`.
  */
 export function quoteLongNumbers(json: string): string {
-  // Fast path: a literal with more than 15 digits is a run of at least 16 characters from [0-9.eE+-] starting with a
-  // digit; a body without such a run has nothing to rewrite (the usual reply: short amounts and ids).
-  if (!LONG_RUN.test(json)) return json
-  let out = ""
-  let i = 0
-  const n = json.length
-  while (i < n) {
-    const c = json[i]
-    if (c === '"') {
-      // Copy a string literal verbatim, honouring escapes.
-      let j = i + 1
-      while (j < n && json[j] !== '"') j += json[j] === "\\" ? 2 : 1
-      out += json.slice(i, j + 1)
-      i = j + 1
-    } else if (c === "-" || (c >= "0" && c <= "9")) {
-      let j = i + 1
-      while (j < n && /[0-9eE.+\-]/.test(json[j])) j++
-      const literal = json.slice(i, j)
-      const digits = literal.replace(/[eE][+\-]?\d+$/, "").replace(/[^0-9]/g, "").replace(/^0+(?=\d)/, "")
-      out += digits.length > MAX_SAFE_DIGITS && /^-?\d+(\.\d+)?$/.test(literal) ? `"${literal}"` : literal
-      i = j
-    } else {
-      out += c
-      i++
-    }
-  }
-  return out
+  // Fast path: no place where a number may stand is followed by a run long enough to hold more than 15 digits.
+  if (!LONG_LITERAL.test(json)) return json
+  return json.replace(TOKEN, quoteIfLong)
 }
 
 /** JSON.parse that keeps long number literals exact (as strings). */

@@ -18,6 +18,7 @@ import {
   GatewayServerError,
   GatewayValidationError,
 } from "./errors"
+import { safeParseLoose } from "./loose-object"
 import type { OperationSpec } from "./operations"
 import { parseGatewayBody } from "./parse"
 
@@ -70,7 +71,7 @@ export function interpretReply(spec: OperationSpec, reply: RawReply, secrets: re
     }
     throw new GatewayProtocolError(`${operation}: ${reason}`, details)
   }
-  const result = spec.response.safeParse(parsed)
+  const result = safeParseLoose(spec.response, parsed)
   if (!result.success) {
     const issues = result.error.issues
       .slice(0, 5)

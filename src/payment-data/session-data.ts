@@ -7,6 +7,7 @@
  * (the storefront's own data, e.g. `payer`, lives next to ours).
  */
 import { z } from "zod"
+import { safeParseLoose } from "../gateway/loose-object"
 import { isFinal } from "../gateway/statuses"
 
 const ledgerEntry = z.looseObject({
@@ -57,7 +58,7 @@ export type NextAction = z.output<typeof nextActionSchema>
 
 /** Parses our data or throws a clear error (no data values in the message: they are storefront-influenced). */
 export function parseSessionData(data: Record<string, unknown> | undefined): SessionData {
-  const result = sessionDataSchema.safeParse(data ?? {})
+  const result = safeParseLoose(sessionDataSchema, data ?? {})
   if (!result.success) {
     const fields = [...new Set(result.error.issues.map((i) => i.path.join(".") || "(root)"))].join(", ")
     throw new Error(`PaynetEasy: payment data is missing or malformed (${fields}); was this session created by the PaynetEasy provider?`)
