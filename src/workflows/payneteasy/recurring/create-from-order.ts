@@ -43,7 +43,8 @@ export type RecurringPlan = {
 }
 
 const ORDER_FIELDS = [
-  "id", "email", "currency_code", "customer_id", "customer.has_account",
+  // "total" makes the order module compute totals (items.original_total is one of them)
+  "id", "total", "email", "currency_code", "customer_id", "customer.has_account",
   "items.id", "items.title", "items.quantity", "items.unit_price", "items.original_total", "items.variant_id", "items.product_id",
   "items.variant.metadata", "items.variant.product.metadata",
   "shipping_methods.original_total",
