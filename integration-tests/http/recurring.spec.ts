@@ -6,17 +6,15 @@
  * order with a captured payment and the same total; declined → recorded + `payneteasy.recurring_payment.charge_failed`);
  * cancel; a guest order and a keyless registration get a visible "not set up" reason.
  */
-import { generateKeyPairSync } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
-import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
+import { payHostedPage } from "../../src/sandbox"
 import { createRecurringFromOrderWorkflow } from "../../src/workflows/payneteasy/recurring/create-from-order"
 import { CHARGE_FAILED_EVENT } from "../../src/workflows/payneteasy/recurring/charge-callback"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
-import { useSandbox } from "../helpers/sandbox"
-import { waitFor } from "../helpers/inspect"
+import { useV4Registration, V4_PROVIDER } from "../helpers/v4-registration"
+import { callbackRows, waitFor } from "../helpers/inspect"
 import {
   addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, payerFromCart, registerCustomer,
   seedStore, storeHeaders, type AdminAuth, type StoreFixture,
@@ -24,18 +22,7 @@ import {
 
 jest.setTimeout(300_000)
 
-const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
-const V4_PROVIDER = "pp_payneteasy_v4"
-const previousKey = process.env.PAYNETEASY_TEST_PRIVATE_KEY
-process.env.PAYNETEASY_TEST_PRIVATE_KEY = privateKey.export({ type: "pkcs8", format: "pem" }).toString()
-afterAll(() => {
-  if (previousKey === undefined) delete process.env.PAYNETEASY_TEST_PRIVATE_KEY
-  else process.env.PAYNETEASY_TEST_PRIVATE_KEY = previousKey
-})
-
-const sandbox = useSandbox({
-  merchants: [{ ...DEFAULT_SANDBOX_MERCHANT, publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString() }],
-})
+const sandbox = useV4Registration()
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "11", expYear: "2032", holder: "Sub Scriber" }
 // 2 × 10.42 + 4.99 shipping: what each period costs, exact to the cent
@@ -110,6 +97,9 @@ medusaIntegrationTestRunner({
         const charges = await waitFor(`renewal ${n}`, async () => {
           const [now] = await listFor(order.id)
           return now.charges.filter((c: any) => c.renewal_order_id).length >= n ? now.charges : undefined
+        }).catch(async (e) => {
+          console.error("DEBUG", JSON.stringify(await callbackRows(getContainer(), {})), JSON.stringify(sandbox().control.callbacks()), JSON.stringify(await listFor(order.id)))
+          throw e
         })
         expect(charges[n - 1]).toMatchObject({ status: "approved", amount: PER_PERIOD, currency_code: "EUR" })
       }
