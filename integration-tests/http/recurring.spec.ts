@@ -15,6 +15,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useV4Registration, V4_PROVIDER } from "../helpers/v4-registration"
 import { callbackRows, waitFor } from "../helpers/inspect"
+import { toGatewayAmount } from "../../src/payment-data/amounts"
 import {
   addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, payerFromCart, registerCustomer,
   seedStore, storeHeaders, type AdminAuth, type StoreFixture,
@@ -120,11 +121,12 @@ medusaIntegrationTestRunner({
         expect(r.items.map((i: any) => [i.variant_id, Number(i.quantity), String(i.unit_price)])).toEqual([[eur.variantId, 2, "10.42"]])
         expect(r.shipping_address.address_1).toBe("1 Shopper Way")
         expect(r.shipping_methods.map((m: any) => Number(m.amount))).toEqual([4.99])
-        expect(String(r.total)).toBe(PER_PERIOD)
+        expect(toGatewayAmount(r.total, "EUR")).toBe(PER_PERIOD)
         const [payment] = r.payment_collections.flatMap((c: any) => c.payments)
         expect(payment.provider_id).toBe(V4_PROVIDER)
         expect(payment.captured_at).toBeTruthy()
-        expect(payment.captures.map((c: any) => String(c.amount))).toEqual([PER_PERIOD])
+        expect(payment.captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([PER_PERIOD])
+        expect(toGatewayAmount(payment.amount, "EUR")).toBe(PER_PERIOD)
         expect(r.metadata).toMatchObject({ payneteasy_renewal_of: order.id, payneteasy_recurring_payment: rp.id })
       }
 
