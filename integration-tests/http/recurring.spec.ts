@@ -14,7 +14,7 @@ import { CHARGE_FAILED_EVENT } from "../../src/workflows/payneteasy/recurring/ch
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useV4Registration, V4_PROVIDER } from "../helpers/v4-registration"
-import { callbackRows, waitFor } from "../helpers/inspect"
+import { waitFor } from "../helpers/inspect"
 import { toGatewayAmount } from "../../src/payment-data/amounts"
 import {
   addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, payerFromCart, registerCustomer,
@@ -98,9 +98,6 @@ medusaIntegrationTestRunner({
         const charges = await waitFor(`renewal ${n}`, async () => {
           const [now] = await listFor(order.id)
           return now.charges.filter((c: any) => c.renewal_order_id).length >= n ? now.charges : undefined
-        }).catch(async (e) => {
-          console.error("DEBUG", JSON.stringify(await callbackRows(getContainer(), {})), JSON.stringify(sandbox().control.callbacks()), JSON.stringify(await listFor(order.id)))
-          throw e
         })
         expect(charges[n - 1]).toMatchObject({ status: "approved", amount: PER_PERIOD, currency_code: "EUR" })
       }
@@ -111,8 +108,7 @@ medusaIntegrationTestRunner({
       const { data: renewals } = await query.graph({
         entity: "order",
         fields: ["id", "total", "customer_id", "email", "items.variant_id", "items.quantity", "items.unit_price", "shipping_address.address_1",
-          "shipping_methods.amount", "payment_collections.status", "payment_collections.payments.amount", "payment_collections.payments.captured_at",
-          "payment_collections.payments.provider_id", "payment_collections.payments.captures.amount", "metadata"],
+          "shipping_methods.amount", "payment_collections.id", "metadata"],
         filters: { id: renewalIds },
       })
       expect(renewals).toHaveLength(2)
@@ -122,7 +118,10 @@ medusaIntegrationTestRunner({
         expect(r.shipping_address.address_1).toBe("1 Shopper Way")
         expect(r.shipping_methods.map((m: any) => Number(m.amount))).toEqual([4.99])
         expect(toGatewayAmount(r.total, "EUR")).toBe(PER_PERIOD)
-        const [payment] = r.payment_collections.flatMap((c: any) => c.payments)
+        const payments = await getContainer().resolve(Modules.PAYMENT).listPayments(
+          { payment_collection_id: r.payment_collections.map((c: any) => c.id) }, { relations: ["captures"] })
+        expect(payments).toHaveLength(1)
+        const payment = payments[0] as any
         expect(payment.provider_id).toBe(V4_PROVIDER)
         expect(payment.captured_at).toBeTruthy()
         expect(payment.captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([PER_PERIOD])
