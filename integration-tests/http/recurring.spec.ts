@@ -119,7 +119,7 @@ medusaIntegrationTestRunner({
         expect(r.shipping_methods.map((m: any) => Number(m.amount))).toEqual([4.99])
         expect(toGatewayAmount(r.total, "EUR")).toBe(PER_PERIOD)
         const payments = await getContainer().resolve(Modules.PAYMENT).listPayments(
-          { payment_collection_id: r.payment_collections.map((c: any) => c.id) }, { relations: ["captures"] })
+          { payment_collection_id: r.payment_collections.map((c: any) => c.id) } as any, { relations: ["captures"] })
         expect(payments).toHaveLength(1)
         const payment = payments[0] as any
         expect(payment.provider_id).toBe(V4_PROVIDER)
