@@ -55,11 +55,17 @@ export async function createRenewalOrder(container: MedusaContainer, rp: Recurri
   const { result: collections } = await createOrderPaymentCollectionWorkflow(container).run({ input: { order_id: order.id, amount: (fresh[0] as any).total } })
   const collection = Array.isArray(collections) ? collections[0] : collections
   const token = randomBytes(24).toString("hex")
-  await service(container).updatePaynetEasyRecurringCharges({ id: charge.id, payment_token: token, renewal_order_id: order.id })
-  const { result: session } = await createPaymentSessionsWorkflow(container).run({
-    input: { payment_collection_id: collection.id, provider_id: rp.provider_id!, data: { recurring_charge: token } },
-  })
-  await container.resolve(Modules.PAYMENT).authorizePaymentSession(session.id, {})
-  await service(container).updatePaynetEasyRecurringCharges({ id: charge.id, payment_token: null })
+  await service(container).updatePaynetEasyRecurringCharges({ id: charge.id, payment_token: token })
+  try {
+    const { result: session } = await createPaymentSessionsWorkflow(container).run({
+      input: { payment_collection_id: collection.id, provider_id: rp.provider_id!, data: { recurring_charge: token } },
+    })
+    await container.resolve(Modules.PAYMENT).authorizePaymentSession(session.id, {})
+  } catch (e) {
+    return { ok: false, orderId: order.id, reason: `renewal order ${order.id} created, but its payment could not be recorded: ${(e as Error).message}` }
+  } finally {
+    await service(container).updatePaynetEasyRecurringCharges({ id: charge.id, payment_token: null })
+  }
+  await service(container).updatePaynetEasyRecurringCharges({ id: charge.id, renewal_order_id: order.id })
   return { ok: true, orderId: order.id }
 }
