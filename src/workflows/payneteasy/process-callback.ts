@@ -16,7 +16,8 @@
  *   the entry again. Unconfirmable: logged as such (row `ignored`, a warning) and nothing else.
  * - a payout's callback (client_orderid `pnepo_…`): the payout follows STATUS (payouts/payout-callback.ts); a saved
  *   card's zero-amount verification (`pnecard_…`): the card is saved or dropped by STATUS
- *   (saved-cards/verification-callback.ts). The kinds are listed in callbacks/order-kinds.ts.
+ *   (saved-cards/verification-callback.ts); a recurring payment's charge (`pnerp_…`): STATUS decides under the
+ *   recurring payment's lock (recurring/charge-callback.ts). The kinds are listed in callbacks/order-kinds.ts.
  * - a genuine callback for an order Medusa does not know (its session was deleted after a cart change, while the
  *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
  *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
@@ -42,6 +43,7 @@ import { findSession } from "../../callbacks/verify"
 import { processPayoutCallback } from "./payouts/payout-callback"
 import { rowKindOf } from "../../callbacks/order-kinds"
 import { settleCardVerificationCallback } from "./saved-cards/verification-callback"
+import { processRecurringCharge } from "./recurring/charge-callback"
 
 export const CALLBACK_RECEIVED = "payneteasy.callback.received"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
@@ -65,6 +67,7 @@ type Plan =
   | { kind: "initial"; sessionId: string; providerId: string; callbackStatus: string }
   | { kind: "payout" }
   | { kind: "card_verification" }
+  | { kind: "recurring" }
 
 const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 const readRow = async (container: MedusaContainer, id: string) =>
@@ -132,6 +135,12 @@ const settlePayoutCallbackStep = createStep("payneteasy-settle-payout-callback",
 const settleCardCallbackStep = createStep("payneteasy-settle-card-verification-callback", async (input: { callbackId: string }, { container }) => {
   const row = await readRow(container, input.callbackId)
   return new StepResponse<Result>(await settleCardVerificationCallback(container, row))
+})
+
+/** A recurring payment's charge: STATUS decides, under the recurring payment's lock (recurring/charge-callback.ts). */
+const settleRecurringChargeStep = createStep("payneteasy-settle-recurring-charge", async (input: { callbackId: string }, { container }) => {
+  const row = await readRow(container, input.callbackId)
+  return new StepResponse<Result>(await processRecurringCharge(container, row))
 })
 
 /** A STATUS-confirmed later event onto the order (or payment) metadata and the event bus; undone by removing the entry. */
@@ -215,13 +224,17 @@ export const processPaynetEasyCallbackWorkflow = createWorkflow(
     const card = when("payneteasy-callback-is-card-verification", { plan }, ({ plan }) => plan.kind === "card_verification").then(() =>
       settleCardCallbackStep({ callbackId: input.callbackId })
     )
-    const result = transform({ plan, later, initial, payout, card }, ({ plan, later, initial, payout, card }): Result | undefined => {
+    const recurring = when("payneteasy-callback-is-recurring-charge", { plan }, ({ plan }) => plan.kind === "recurring").then(() =>
+      settleRecurringChargeStep({ callbackId: input.callbackId })
+    )
+    const result = transform({ plan, later, initial, payout, card, recurring }, ({ plan, later, initial, payout, card, recurring }): Result | undefined => {
       switch (plan.kind) {
         case "final": return { outcome: plan.outcome, detail: plan.detail }
         case "later": return later
         case "initial": return initial
         case "payout": return payout
         case "card_verification": return card
+        case "recurring": return recurring
         default: return undefined
       }
     })
