@@ -23,17 +23,17 @@ export function SubscriptionScheduleCard(props: {
   const prompt = usePrompt()
   const [editing, setEditing] = useState(false)
   const [period, setPeriod] = useState<string>(stored?.period ?? "month")
-  const [interval, setInterval] = useState<string>(String(stored?.interval ?? 1))
+  const [intervalText, setIntervalText] = useState<string>(String(stored?.interval ?? 1))
   const [error, setError] = useState<{ field: string; message: string } | null>(null)
 
   useEffect(() => {
     if (editing) return
     setPeriod(stored?.period ?? "month")
-    setInterval(String(stored?.interval ?? 1))
+    setIntervalText(String(stored?.interval ?? 1))
   }, [stored?.period, stored?.interval, editing])
 
   const onSave = () => {
-    const check = checkSchedule({ period, interval })
+    const check = checkSchedule({ period, interval: intervalText })
     if (!check.ok) {
       setError({ field: check.field, message: check.message })
       return
@@ -85,8 +85,8 @@ export function SubscriptionScheduleCard(props: {
                 id="payneteasy-subscription-interval"
                 size="small"
                 inputMode="numeric"
-                value={interval}
-                onChange={(e) => setInterval(e.target.value)}
+                value={intervalText}
+                onChange={(e) => setIntervalText(e.target.value)}
                 aria-invalid={error?.field === "interval"}
                 data-testid="payneteasy-subscription-interval"
               />

@@ -16,6 +16,11 @@ describe("checkSchedule (what the admin typed)", () => {
     expect(r.ok === false && r.message).toMatch(/^interval /)
   })
 
+  it("refuses an interval above 9999 (what the backend accepts)", () => {
+    expect(checkSchedule({ period: "day", interval: "9999" })).toMatchObject({ ok: true })
+    expect(checkSchedule({ period: "day", interval: "10000" })).toEqual({ ok: false, field: "interval", message: "interval must be at most 9999" })
+  })
+
   it.each(["", "months", "Month", "quarter"])("refuses period %p, naming the field", (period) => {
     const r = checkSchedule({ period, interval: "1" })
     expect(r).toEqual({ ok: false, field: "period", message: "period must be one of day, week, month, year" })
@@ -35,7 +40,7 @@ describe("readSchedule / hasInvalidSchedule (what is stored)", () => {
     expect(hasInvalidSchedule({ other: "x" })).toBe(false)
   })
 
-  it.each([{ period: "month", interval: 0 }, { period: "fortnight", interval: 1 }, { period: "month", interval: "2" }, "monthly"])(
+  it.each([{ period: "month", interval: 0 }, { period: "fortnight", interval: 1 }, { period: "month", interval: "2" }, { period: "month", interval: 1, every: 2 }, "monthly"])(
     "a stored value that is not a schedule (%p) is reported as invalid",
     (value) => {
       expect(readSchedule({ payneteasy_recurring: value })).toBeNull()
