@@ -11,7 +11,9 @@ import { sessionIdFromClientOrderId } from "../payment-data/client-order-id"
 import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./params"
 import { isVerified, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify"
 import { isPayoutClientOrderId, verifyPayoutMessage } from "./verify-payout"
+import { isRecurringClientOrderId, verifyRecurringMessage } from "./verify-recurring"
 
+/** A payout's or recurring charge's verdict in the shape of a payment message's (no session, no provider action). */
 const payoutVerified = (v: { providerId: string } | VerifyFailure): VerifiedMessage | VerifyFailure =>
   "providerId" in v
     ? { providerId: v.providerId, session: undefined, result: { action: "not_supported" }, actionApplies: false }
@@ -46,9 +48,12 @@ export async function acceptGatewayMessage(
   }
   const rawData = req.rawBody && req.rawBody.length ? req.rawBody : req.rawQuery ?? ""
   // Payouts (client_orderid = payout id) are verified with the control key of the registration that made them.
+  // Recurring charges (client_orderid = recurring payment id) likewise, with the registration that created them.
   const verified = isPayoutClientOrderId(core.clientOrderId)
     ? payoutVerified(await verifyPayoutMessage(container, core.clientOrderId, params))
-    : await verifyMessage(container, core, params, rawData, req.headers)
+    : isRecurringClientOrderId(core.clientOrderId)
+      ? payoutVerified(await verifyRecurringMessage(container, core.clientOrderId, params))
+      : await verifyMessage(container, core, params, rawData, req.headers)
   if (!isVerified(verified)) {
     return verified.reason === "forged"
       ? { ok: false, status: 403, message: "control does not verify" }

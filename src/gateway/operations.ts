@@ -298,7 +298,7 @@ export const OPERATIONS = {
   CREATE_RP_V4: op({
     name: "CREATE_RP_V4", path: "/api/v4/create-recurring-payment", version: "v4", auth: RSA,
     required: ["client-orderid", "amount", "currency", "period", "interval"],
-    optional: ["rp_card_type", "order_desc", "cardrefid", "card-ref-id", "credit-card-number", "country", "city",
+    optional: ["rp_card_type", "order_desc", "cardrefid", "card-ref-id", "credit-card-number", "server_callback_url", "country", "city",
       "zip-code", "address1", "first-name", "last-name", "customer-ip", "email", "start-date", "max-repeats-number"],
     movesMoney: true, clientOrderIdField: "client-orderid", response: createRecurringPaymentResponse,
   }),

@@ -1,12 +1,14 @@
 /**
  * Card references and subscriptions: CARDREF (v2, control) and CARDREF_V4 (RSA) tokenize the card of a finished,
  * approved order (the same order always yields the same card-ref-id); CARDINFO reads a reference back; CREATE_RP_V4
- * registers a recurring payment and answers synchronously with a recurring-payment-id.
+ * registers a recurring payment with its schedule (recurring.ts runs its charges) and answers synchronously with a
+ * recurring-payment-id.
  */
 import { Refusal, type Ctx } from "./api-context"
 import { followUpOrder } from "./api-followups"
 import { amountOf, createOrder, priorOrder } from "./api-payments"
 import { summariseCard, type CardSummary } from "./cards"
+import { newSchedule } from "./recurring"
 import { initialTxn, latestTxn } from "./state"
 
 export function createCardRef(c: Ctx): Record<string, string | number> {
@@ -76,6 +78,8 @@ export function createRecurringPayment(c: Ctx): Record<string, string | number> 
     }),
   )
   order.recurringPaymentId = rpId
+  order.schedule = newSchedule(f.period, Number(f.interval))
+  c.store.recurringPayments.set(rpId, order.orderid)
   c.engine.finalize(order, initialTxn(order), "approved")
   return order.firstReply
 }

@@ -11,7 +11,8 @@ import type { FaultBook, FaultRule, StoredFault } from "./faults"
 import { fromMinor, toMinor } from "./money"
 import type { NonceBook } from "./oauth-verify"
 import { reportedAmountMinor } from "./api-replies"
-import { initialTxn, latestTxn, type CallbackAttempt, type Order, type Store } from "./state"
+import { recurringOrder, runNextCharge, type ChargeOutcome } from "./recurring"
+import { initialTxn, latestTxn, type CallbackAttempt, type Order, type RecurringSchedule, type Store } from "./state"
 
 export interface TxnView {
   serial: string
@@ -51,6 +52,7 @@ export interface TransactionView {
   destination?: Order["destination"]
   cardRefId?: string
   recurringPaymentId?: string
+  schedule?: RecurringSchedule
   urls: Order["urls"]
   hostedPageUrl?: string
   acsUrl?: string
@@ -83,6 +85,10 @@ export interface SandboxControl {
   clearFaults(): void
   /** Changes how REBILL on this card reference ends (default approve). */
   setCardRefBehaviour(cardRefId: string, behaviour: Behaviour): void
+  /** A recurring payment (its create order, with the schedule and the charges' orderids). */
+  recurringPayment(recurringPaymentId: string): TransactionView
+  /** Runs the recurring payment's next charge now: approved, declined, or approved with its callback lost. */
+  runRecurringCharge(recurringPaymentId: string, outcome: ChargeOutcome): TransactionView
   /** Resolves when the latest transaction is no longer processing, or waits for the payer (3DS challenge, hosted form); rejects after timeoutMs. */
   waitForOutcome(orderid: string, timeoutMs?: number): Promise<TransactionView>
 }
@@ -109,7 +115,8 @@ export function createControl(deps: {
       released: m(o.releasedMinor), chargedBack: m(o.chargedBackMinor), settled: o.settled, voided: o.voided,
       card: o.card ? { ...o.card, behaviour: o.behaviour } : undefined,
       threeDS: o.threeDS ? { ...o.threeDS } : undefined,
-      destination: o.destination, cardRefId: o.cardRefId, recurringPaymentId: o.recurringPaymentId, urls: { ...o.urls },
+      destination: o.destination, cardRefId: o.cardRefId, recurringPaymentId: o.recurringPaymentId,
+      schedule: o.schedule ? { ...o.schedule, chargeOrderids: [...o.schedule.chargeOrderids] } : undefined, urls: { ...o.urls },
       hostedPageUrl: o.hosted ? deps.pageUrl("form", o.pageToken) : undefined,
       acsUrl: o.threeDS?.pending ? deps.pageUrl("acs", o.pageToken) : undefined,
       transactions: o.txns.map((t) => ({
@@ -172,6 +179,8 @@ export function createControl(deps: {
       if (!BEHAVIOURS.includes(behaviour)) throw new Error(`behaviour must be one of ${BEHAVIOURS.join(", ")}`)
       ref.behaviour = behaviour
     },
+    recurringPayment: (rpId) => view(recurringOrder(store, rpId)),
+    runRecurringCharge: (rpId, outcome) => view(runNextCharge(store, engine, rpId, outcome)),
     waitForOutcome: async (orderid, timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs
       for (;;) {

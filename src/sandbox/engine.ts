@@ -93,7 +93,9 @@ export class Engine {
     if (order.threeDS?.pending) order.threeDS.pending = false
     if (status === "approved") this.applyApproval(order, tx)
     this.note(order, `${tx.type} ${status}${tx.error ? ` (${tx.error.code} ${tx.error.message})` : ""}`)
-    if (FINAL.has(status) && tx.type !== "payout-check") this.callbacks.send(order, tx)
+    // payout-check and create-recurring-payment are answered synchronously: no callback (a recurring payment's
+    // charges each have their own, recurring.ts)
+    if (FINAL.has(status) && tx.type !== "payout-check" && tx.type !== "recurring-payment") this.callbacks.send(order, tx)
     if (status === "approved" && order.capturedMinor > 0n && !order.settled && this.opts.settleAfterMs !== undefined) {
       this.later(this.opts.settleAfterMs, () => this.settle(order))
     }

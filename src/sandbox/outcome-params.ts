@@ -44,6 +44,7 @@ export function callbackParams(order: Order, tx: Txn): Record<string, string> {
   }
   if (order.payer.email) p.email = order.payer.email
   if (order.payer.phone) p.phone = order.payer.phone
+  if (order.kind === "recurring-charge" && order.recurringPaymentId) p["recurring-payment-id"] = order.recurringPaymentId
   p.control = callbackControl(tx.status, order.orderid, order.clientOrderId, order.merchant.controlKey)
   if (order.merchantData !== undefined) p.merchantdata = order.merchantData
   return p

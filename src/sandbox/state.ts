@@ -20,6 +20,7 @@ export type OrderKind =
   | "transfer"
   | "pan-eligibility"
   | "recurring-payment"
+  | "recurring-charge"
 
 /** One transaction on an order: the initial one, then captures, reversals, a void, chargebacks, a payout pay. */
 export interface Txn {
@@ -78,12 +79,24 @@ export interface Order {
   voided: boolean
   cardRefId?: string
   recurringPaymentId?: string
+  /** A recurring payment's schedule and its charges so far (kind "recurring-payment" only); see recurring.ts. */
+  schedule?: RecurringSchedule
   destination?: { kind: "card" | "card-ref" | "bank" | "wallet" | "phone"; summary: string }
   payoutPaid?: boolean
   /** Keyed hash of the initiating request's canonical field set (idempotency); never shown. */
   fingerprint: string
   /** The reply of the initiating request, repeated for an identical retry. */
   firstReply: Record<string, string | number>
+}
+
+export interface RecurringSchedule {
+  period: "day" | "week" | "month" | "year"
+  interval: number
+  /** ISO time of the next charge the gateway would make on its own. */
+  nextChargeAt: string
+  /** orderids of the charges made so far, oldest first. */
+  chargeOrderids: string[]
+  state: "active" | "stopped"
 }
 
 export interface CardRef {
@@ -120,6 +133,8 @@ export class Store {
   cardRefs = new Map<string, CardRef>()
   /** One card ref per (order) so CARDREF is idempotent. */
   cardRefByOrder = new Map<string, string>()
+  /** recurring-payment-id → orderid of the create-recurring-payment order (which holds the schedule). */
+  recurringPayments = new Map<string, string>()
   /** Inspection only: client_orderid → orderids across endpoints. */
   orderidsByClientOrderId = new Map<string, string[]>()
   callbacks: CallbackAttempt[] = []
@@ -160,6 +175,7 @@ export class Store {
     this.byPageToken.clear()
     this.cardRefs.clear()
     this.cardRefByOrder.clear()
+    this.recurringPayments.clear()
     this.orderidsByClientOrderId.clear()
     this.callbacks = []
     this.requestCounts.clear()

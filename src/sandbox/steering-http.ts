@@ -11,6 +11,8 @@
  *   POST   /__sandbox/reset
  *   GET    /__sandbox/faults   POST /__sandbox/faults {rule}   DELETE /__sandbox/faults[/<id>]
  *   POST   /__sandbox/card-refs/<id>/behaviour              {behaviour}
+ *   GET    /__sandbox/recurring-payments/<id>                (schedule, charges)
+ *   POST   /__sandbox/recurring-payments/<id>/charge         {outcome: approved | declined | lost}
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { SandboxControl } from "./control"
@@ -69,6 +71,10 @@ export async function handleSteering(control: SandboxControl, req: IncomingMessa
     if (method === "POST" && a === "card-refs" && b && c === "behaviour") {
       control.setCardRefBehaviour(b, str(body.behaviour) as never)
       return sendJson(res, 200, { ok: true })
+    }
+    if (a === "recurring-payments" && b) {
+      if (method === "GET" && !c) return sendJson(res, 200, control.recurringPayment(b))
+      if (method === "POST" && c === "charge") return sendJson(res, 200, control.runRecurringCharge(b, (str(body.outcome) ?? "approved") as never))
     }
     return sendJson(res, 404, { error: `no steering route for ${method} ${url.pathname}` })
   } catch (e) {

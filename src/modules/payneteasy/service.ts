@@ -16,11 +16,17 @@ import { PaynetEasySavedCard } from "./models/saved-card"
 import { PaynetEasyRebill } from "./models/rebill"
 import { PaynetEasyPayout } from "./models/payout"
 import { PaynetEasyPayoutHistory } from "./models/payout-history"
+import { PaynetEasyRecurringPayment } from "./models/recurring-payment"
+import { PaynetEasyRecurringCharge } from "./models/recurring-charge"
 
 /** A callback-log row, as the model defines it (models/callback-log.ts). */
 export type CallbackRow = InferTypeOf<typeof PaynetEasyCallback>
 
 export type NewCallback = Omit<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at" | "created_at" | "updated_at" | "deleted_at">
+
+/** A recurring payment and one of its charges, as the models define them (models/recurring-*.ts). */
+export type RecurringPaymentRow = InferTypeOf<typeof PaynetEasyRecurringPayment>
+export type RecurringChargeRow = InferTypeOf<typeof PaynetEasyRecurringCharge>
 
 /**
  * A reconciliation watch row, as the model defines it (models/reconciliation.ts). `target`: "" = the session itself;
@@ -36,6 +42,8 @@ export type PaynetEasyPluginOptions = {
    * provider option: it is per registration, so two registrations can return to different storefront pages.
    */
   storefrontReturnUrl?: string
+  /** Recurring payments (subscriptions) are sold: a boot-time warning names a missing private key (v4 needs RSA). */
+  recurringEnabled?: boolean
 }
 
 class PaynetEasyModuleService extends MedusaService({
@@ -47,6 +55,8 @@ class PaynetEasyModuleService extends MedusaService({
   PaynetEasyRebill,
   PaynetEasyPayout,
   PaynetEasyPayoutHistory,
+  PaynetEasyRecurringPayment,
+  PaynetEasyRecurringCharge,
 }) {
   protected readonly pluginOptions_: PaynetEasyPluginOptions
 

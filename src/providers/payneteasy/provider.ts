@@ -6,6 +6,7 @@
  *   capturePayment / refundPayment / cancelPayment / deletePayment → after-authorization.ts
  *   getWebhookActionAndData → webhook.ts (control verified, initial transaction only, amount never the callback's)
  *   initiatePayment with data.card_id → saved-card-payment.ts (a rebill of a saved card, no hosted page)
+ *   initiatePayment with data.recurring_charge → recurring-charge-payment.ts (a renewal's charge, already taken)
  *   account holders / payment methods (saved cards) → payment-methods.ts
  * Options are parsed once here; the gateway is reached through src/gateway-adapter. Errors reach Medusa as
  * MedusaErrors with a type (errors.ts): a gateway refusal is NOT_ALLOWED (400), bad input INVALID_DATA.
@@ -33,6 +34,7 @@ import { uploadThreeDS } from "./three-ds"
 import { webhookAction } from "./webhook"
 import * as methods from "./payment-methods"
 import { payWithSavedCard, wantsSavedCard } from "./saved-card-payment"
+import { isRecurringCharge, recordRecurringCharge } from "./recurring-charge-payment"
 
 export { WEBHOOK_AMOUNT, WEBHOOK_ACTIONS } from "./webhook"
 
@@ -56,6 +58,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   }
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    if (isRecurringCharge(input.data)) return recordRecurringCharge(this.ctx(), input)
     return wantsSavedCard(input.data) ? payWithSavedCard(this.ctx(), input) : startSession(this.ctx(), input)
   }
 

@@ -37,6 +37,8 @@ import { ensureWatched, markSettled } from "../../reconciliation/watch"
 import { settleSession } from "./settle-session"
 import { findSession } from "../../callbacks/verify"
 import { isPayoutClientOrderId, processPayoutCallback } from "./payouts/payout-callback"
+import { isRecurringClientOrderId } from "../../callbacks/verify-recurring"
+import { processRecurringCharge } from "./recurring/charge-callback"
 
 export const CALLBACK_RECEIVED = "payneteasy.callback.received"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
@@ -59,6 +61,7 @@ type Plan =
   | { kind: "later"; fact: ConfirmedEventFact; paymentCollectionId: string }
   | { kind: "initial"; sessionId: string; providerId: string; callbackStatus: string }
   | { kind: "payout" }
+  | { kind: "recurring" }
 
 const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 const readRow = async (container: MedusaContainer, id: string) =>
@@ -78,6 +81,7 @@ const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { 
   if (isDone(row)) return new StepResponse<Plan>({ kind: "done" })
   if (row.source !== "callback") return final("ignored", "a shopper return never counts as the outcome")
   if (isPayoutClientOrderId(row.client_orderid)) return new StepResponse<Plan>({ kind: "payout" })
+  if (isRecurringClientOrderId(row.client_orderid)) return new StepResponse<Plan>({ kind: "recurring" })
   const session = row.session_id ? await findSession(container, row.session_id) : undefined
   if (!session) {
     if (row.status === "approved") {
@@ -119,6 +123,12 @@ const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { 
 const settlePayoutCallbackStep = createStep("payneteasy-settle-payout-callback", async (input: { callbackId: string }, { container }) => {
   const row = await readRow(container, input.callbackId)
   return new StepResponse<Result>(await processPayoutCallback(container, row))
+})
+
+/** A recurring payment's charge: STATUS decides, under the recurring payment's lock (recurring/charge-callback.ts). */
+const settleRecurringChargeStep = createStep("payneteasy-settle-recurring-charge", async (input: { callbackId: string }, { container }) => {
+  const row = await readRow(container, input.callbackId)
+  return new StepResponse<Result>(await processRecurringCharge(container, row))
 })
 
 /** A STATUS-confirmed later event onto the order (or payment) metadata and the event bus; undone by removing the entry. */
@@ -199,10 +209,14 @@ export const processPaynetEasyCallbackWorkflow = createWorkflow(
     const payout = when("payneteasy-callback-is-payout", { plan }, ({ plan }) => plan.kind === "payout").then(() =>
       settlePayoutCallbackStep({ callbackId: input.callbackId })
     )
-    const result = transform({ plan, later, initial, payout }, ({ plan, later, initial, payout }): Result | undefined =>
+    const recurring = when("payneteasy-callback-is-recurring-charge", { plan }, ({ plan }) => plan.kind === "recurring").then(() =>
+      settleRecurringChargeStep({ callbackId: input.callbackId })
+    )
+    const result = transform({ plan, later, initial, payout, recurring }, ({ plan, later, initial, payout, recurring }): Result | undefined =>
       plan.kind === "final"
         ? { outcome: plan.outcome, detail: plan.detail }
-        : plan.kind === "later" ? later : plan.kind === "initial" ? initial : plan.kind === "payout" ? payout : undefined
+        : plan.kind === "later" ? later : plan.kind === "initial" ? initial : plan.kind === "payout" ? payout
+          : plan.kind === "recurring" ? recurring : undefined
     )
     const row = recordCallbackOutcomeStep({ callbackId: input.callbackId, result })
     releaseLockStep({ key, ownerId: input.lockOwner })
