@@ -3,10 +3,14 @@
  * and the sandbox over HTTP. An admin marks the product as a subscription in the product page's widget (a bad interval
  * is refused naming the field, before anything is saved), gives a variant its own schedule and removes it again —
  * each time checked through Medusa's admin API: exactly `metadata.payneteasy_recurring` changes, other metadata stays.
+ * Then a logged-in customer buys it: the order page shows the recurring payment made at the gateway, and after two
+ * renewals run from the sandbox their two renewal orders, linked; it is cancelled after a confirmation that says what
+ * cancelling cannot do at PaynetEasy; the customer's page lists the subscription. A guest's order shows why none was made.
  */
 import { generateKeyPairSync } from "node:crypto"
-import { DEFAULT_SANDBOX_MERCHANT } from "../src/sandbox"
-import { DEFAULT_PROVIDERS, useAdminApp } from "./helpers/admin-app"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../src/sandbox"
+import { payerFromCart, registerCustomer } from "../integration-tests/helpers/store"
+import { DEFAULT_PROVIDERS, TEST_CARD, useAdminApp } from "./helpers/admin-app"
 
 jest.setTimeout(180_000)
 
@@ -26,6 +30,8 @@ const app = useAdminApp({
       publicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString(),
     }],
   },
+  // A plugin build, a template database and Vite's first pre-bundle on a busy 2-core machine.
+  setupTimeoutMs: 15 * 60_000,
 })
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
@@ -98,4 +104,93 @@ it("variant page: a variant's own schedule (every 2 weeks) is saved on the varia
   await waitFor("the widget to show no schedule", async () =>
     (await widget.getByTestId("payneteasy-subscription-state").textContent()) === "Not a subscription.")
   expect(app().pageErrors).toEqual([])
+})
+
+/** A logged-in customer buys the (monthly) product through the automatic-capture registration; resolves with the order. */
+async function customerBuysSubscription(): Promise<{ orderId: string; customerId: string }> {
+  const { anonymous, store } = app()
+  const customer = await registerCustomer(anonymous, store, "subscriber")
+  const headers = customer.headers
+  const address = { first_name: "Sub", last_name: "Scriber", address_1: "7 Renewal St", city: "Berlin", postal_code: "10117", country_code: store.countryCode, phone: "+49306666666" }
+  const cart = (await anonymous.post("/store/carts", {
+    region_id: store.regionId, sales_channel_id: store.salesChannelId, items: [{ variant_id: store.variantId, quantity: 1 }],
+    shipping_address: address, billing_address: address,
+  }, { headers })).data.cart
+  await anonymous.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: store.shippingOptionId }, { headers })
+  const pc = await anonymous.post("/store/payment-collections", { cart_id: cart.id }, { headers })
+  const ses = await anonymous.post(`/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
+    { provider_id: "pp_payneteasy_auto", data: { payer: payerFromCart(cart) } }, { headers })
+  await payHostedPage(ses.data.payment_collection.payment_sessions[0].data.redirectUrl, TEST_CARD)
+  const done = await anonymous.post(`/store/carts/${cart.id}/complete`, {}, { headers })
+  expect(done.data.type).toBe("order")
+  return { orderId: done.data.order.id, customerId: customer.id }
+}
+
+const recurringOf = async (orderId: string) =>
+  (await app().api.get(`/admin/payneteasy/recurring-payments?order_id=${orderId}`)).data.recurring_payments as any[]
+
+it("order page: the recurring payment made from the order and its two renewal orders, linked; cancel after a confirmation; the customer's page lists it", async () => {
+  const { api, page, sandbox } = app()
+  const { orderId, customerId } = await customerBuysSubscription()
+  const rp = await waitFor("the recurring payment", async () => (await recurringOf(orderId)).find((r) => r.status === "active"), 60_000)
+  expect(rp).toMatchObject({ order_id: orderId, customer_id: customerId, period: "month", interval: 1, currency_code: "eur" })
+  sandbox.control.runRecurringCharge(rp.recurring_payment_id, "approved")
+  await waitFor("the first renewal order", async () => (await recurringOf(orderId))[0].charges.filter((c: any) => c.renewal_order_id).length === 1, 60_000)
+  sandbox.control.runRecurringCharge(rp.recurring_payment_id, "approved")
+  const charges = await waitFor("the second renewal order", async () => {
+    const c = (await recurringOf(orderId))[0].charges.filter((x: any) => x.renewal_order_id)
+    return c.length === 2 ? c : undefined
+  }, 60_000)
+  const renewalIds = charges.map((c: any) => c.renewal_order_id as string)
+  expect(new Set(renewalIds).size).toBe(2)
+  for (const id of renewalIds) expect((await api.get(`/admin/orders/${id}?fields=id,customer_id`)).data.order.customer_id).toBe(customerId)
+
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const widget = page.getByTestId("payneteasy-order-recurring")
+  await widget.waitFor()
+  await expect(widget.getByTestId("payneteasy-recurring-gateway-id").textContent()).resolves.toBe(String(rp.recurring_payment_id))
+  await expect(widget.getByTestId("payneteasy-recurring-status").textContent()).resolves.toBe("active")
+  await expect(widget.getByRole("heading", { level: 3 }).textContent()).resolves.toBe(`${rp.amount} EUR every month`)
+  await widget.getByTestId("payneteasy-recurring-charge").nth(1).waitFor()
+  expect(await widget.getByTestId("payneteasy-recurring-charge").count()).toBe(2)
+  expect((await widget.getByTestId("payneteasy-renewal-order").allTextContents()).sort()).toEqual([...renewalIds].sort())
+  await app().screenshot("order-recurring", widget)
+
+  // A renewal order's link opens that order's page.
+  await widget.getByTestId("payneteasy-renewal-order").first().click()
+  await page.waitForURL((u) => renewalIds.some((id: string) => u.pathname.endsWith(`/orders/${id}`)))
+
+  // Cancel, after the confirmation (which says what cancelling can and cannot do at PaynetEasy).
+  await app().gotoAdmin(`/orders/${orderId}`)
+  await widget.getByTestId("payneteasy-recurring-cancel").click()
+  await expect(page.getByRole("alertdialog").textContent()).resolves.toContain("PaynetEasy documents no API call that stops a recurring payment")
+  await page.getByRole("button", { name: "Yes, cancel it", exact: true }).click()
+  await waitFor("the recurring payment to be cancelled", async () => (await recurringOf(orderId))[0].status === "cancelled")
+  await waitFor("the widget to show it cancelled", async () => (await widget.getByTestId("payneteasy-recurring-status").textContent()) === "cancelled")
+  expect(await widget.getByTestId("payneteasy-recurring-cancel").count()).toBe(0)
+
+  await app().gotoAdmin(`/customers/${customerId}`)
+  const subs = page.getByTestId("payneteasy-customer-subscriptions")
+  const row = subs.getByTestId("payneteasy-customer-subscription")
+  await row.first().waitFor()
+  expect(await row.count()).toBe(1)
+  const text = (await row.first().textContent()) ?? ""
+  expect(text).toContain(`${rp.amount} EUR every month`)
+  expect(text).toContain("cancelled")
+  expect(text).toContain("2 approved / 2")
+  expect(text).toContain(orderId)
+  await app().screenshot("customer-subscriptions", subs)
+  expect(app().pageErrors).toEqual([])
+})
+
+it("order page: a guest's subscription order shows why no recurring payment was set up", async () => {
+  const { orderId } = await app().payHostedOrder("pp_payneteasy_auto")
+  const row = await waitFor("the not-set-up record", async () => (await recurringOf(orderId)).find((r) => r.status === "not_set_up"), 60_000)
+  expect(row.reason).toBeTruthy()
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const widget = app().page.getByTestId("payneteasy-order-recurring")
+  await widget.waitFor()
+  await expect(widget.getByTestId("payneteasy-recurring-reason").textContent()).resolves.toBe(row.reason)
+  await expect(widget.getByTestId("payneteasy-recurring-status").textContent()).resolves.toBe("not_set_up")
+  expect(await widget.getByTestId("payneteasy-recurring-cancel").count()).toBe(0)
 })

@@ -2,7 +2,7 @@
  * One recurring payment as the order page shows it: schedule, amount, status, the gateway's recurring-payment-id, next
  * charge, why it is not set up or needs a person (reason), every charge with its renewal order linked, and Cancel
  * after a confirmation that says honestly what cancelling does: PaynetEasy documents no call that stops a recurring
- * payment (README), so cancelling stops renewal orders in Medusa and the charges must be stopped by PaynetEasy support.
+ * payment (README), so cancelling stops renewal orders in Medusa and the merchant stops it in the PaynetEasy portal.
  */
 import { Button, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
 import { Link } from "react-router-dom"
@@ -16,7 +16,7 @@ const money = (amount: string | null | undefined, currency: string | null | unde
 
 const CANCELLABLE = new Set(["active", "needs_attention"])
 const CANCEL_LIMITS =
-  "PaynetEasy documents no call that stops a recurring payment: cancelling here stops renewal orders in Medusa; ask PaynetEasy support to stop the charges at the gateway."
+  "PaynetEasy documents no API call that stops a recurring payment: cancelling here stops renewal orders in Medusa; stop it in the PaynetEasy merchant portal too (charges it still makes are flagged for a refund)."
 
 export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
   const cancel = useCancelRecurringPayment()
@@ -31,7 +31,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
     })
     if (!ok) return
     cancel.mutate(rp.id, {
-      onSuccess: () => toast.success("Subscription cancelled"),
+      onSuccess: (r) => toast.success("Subscription cancelled", { description: r.note }),
       onError: (e) => toast.error(errorText(e)),
     })
   }
@@ -50,7 +50,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
         <dt>Gateway recurring payment</dt>
         <dd className="font-mono" data-testid="payneteasy-recurring-gateway-id">{rp.recurring_payment_id ?? "—"}</dd>
         <dt>Card</dt>
-        <dd>{rp.card_last4 ? `${rp.card_brand ?? "Card"} •••• ${rp.card_last4}` : "—"}</dd>
+        <dd>{rp.card ? `${rp.card.brand ?? "Card"} •••• ${rp.card.last4}` : "—"}</dd>
         <dt>Created</dt>
         <dd>{when(rp.created_at)}</dd>
         <dt>Next charge</dt>
@@ -58,7 +58,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
         {rp.cancelled_at && (
           <>
             <dt>Cancelled</dt>
-            <dd>{when(rp.cancelled_at)}</dd>
+            <dd>{`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`}</dd>
           </>
         )}
       </dl>

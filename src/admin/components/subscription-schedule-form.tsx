@@ -7,7 +7,7 @@ import { Button, Container, Heading, Input, Label, Select, Text, toast, usePromp
 import { useEffect, useState } from "react"
 import { errorText } from "../lib/hooks"
 import { useSaveSchedule, type ScheduleTarget } from "../lib/recurring"
-import { PERIODS, checkSchedule, describeSchedule, hasInvalidSchedule, readSchedule } from "../lib/subscription-schedule"
+import { PERIODS, checkSchedule, describeSchedule, invalidScheduleReason, readSchedule } from "../lib/subscription-schedule"
 
 export function SubscriptionScheduleCard(props: {
   target: ScheduleTarget
@@ -18,7 +18,7 @@ export function SubscriptionScheduleCard(props: {
   hint: string
 }) {
   const stored = readSchedule(props.metadata)
-  const invalid = hasInvalidSchedule(props.metadata)
+  const invalid = invalidScheduleReason(props.metadata)
   const save = useSaveSchedule(props.target)
   const prompt = usePrompt()
   const [editing, setEditing] = useState(false)
@@ -72,7 +72,7 @@ export function SubscriptionScheduleCard(props: {
       </Text>
       {invalid && (
         <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-subscription-invalid">
-          metadata.payneteasy_recurring holds something that is not a schedule; it is ignored at checkout. Save a schedule or remove it.
+          {invalid}. Orders of it get no recurring payment until a schedule is saved or the value removed.
         </Text>
       )}
       <Text size="xsmall" className="text-ui-fg-muted">{props.hint}</Text>

@@ -14,13 +14,14 @@ export type RecurringCharge = {
   amount: string
   currency_code: string
   renewal_order_id: string | null
-  error_code?: string | null
-  error_message?: string | null
-  note?: string | null
+  gateway_order_id: string
+  error_code: string | null
+  error_message: string | null
+  note: string | null
   charged_at: string
 }
 
-/** A row of the list route. The fixed interface plus the optional fields the widgets show when present. */
+/** A row of the list route (src/api/admin/payneteasy/_lib/recurring-view.ts); the card is brand and last four only. */
 export type RecurringPayment = {
   id: string
   order_id: string
@@ -33,12 +34,12 @@ export type RecurringPayment = {
   status: string
   charges: RecurringCharge[]
   /** Why it is not set up, failed or needs a person (guest order, no private key, a decline, a lost reply). */
-  reason?: string | null
-  card_brand?: string | null
-  card_last4?: string | null
-  next_charge_at?: string | null
-  created_at?: string | null
-  cancelled_at?: string | null
+  reason: string | null
+  card: { brand: string | null; last4: string } | null
+  next_charge_at: string | null
+  created_at: string
+  cancelled_at: string | null
+  cancelled_by: string | null
 }
 
 export type RecurringFilter = { order_id: string } | { customer_id: string }
@@ -58,7 +59,10 @@ export function useCancelRecurringPayment() {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: (id: string) =>
-      sdk.client.fetch<{ recurring_payment: RecurringPayment }>(`/admin/payneteasy/recurring-payments/${id}/cancel`, { method: "POST" }),
+      sdk.client.fetch<{ recurring_payment: RecurringPayment; gateway_cancelled: boolean; note: string }>(
+        `/admin/payneteasy/recurring-payments/${id}/cancel`,
+        { method: "POST" }
+      ),
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
   })
 }

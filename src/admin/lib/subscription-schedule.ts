@@ -1,35 +1,24 @@
 /**
- * The subscription schedule a product or variant carries in `metadata.payneteasy_recurring` (issue 14's interface:
- * `{ period: "day" | "week" | "month" | "year", interval: <positive integer> }`, the variant's wins over the product's):
- * reading it from metadata, validating what the admin typed (errors name the field), the metadata patch Medusa's
- * product/variant update takes (an empty string removes the key: Medusa merges metadata key by key), and how a schedule
- * reads ("every 3 months"). Pure, so the unit tier covers it; the widgets only render it.
+ * The admin side of the subscription schedule in `metadata.payneteasy_recurring` (issue 14's interface). The rules
+ * themselves live once in src/recurring/schedule.ts (shared with the subscriber's workflow and the boot check); this
+ * file adds what the widgets need: what the admin typed (strings) checked with an error naming the field, the metadata
+ * patch Medusa's product/variant update takes (an empty string removes the key: Medusa merges metadata key by key),
+ * and how a schedule reads ("every 3 months"). Pure, so the unit tier covers it.
  */
-import { z } from "zod"
+import { RECURRING_METADATA_KEY, recurringScheduleSchema, scheduleFromMetadata, type RecurringSchedule } from "../../recurring/schedule"
 
-export const RECURRING_METADATA_KEY = "payneteasy_recurring"
-export const PERIODS = ["day", "week", "month", "year"] as const
-export type Period = (typeof PERIODS)[number]
-export type Schedule = { period: Period; interval: number }
-
-const scheduleSchema = z.strictObject({
-  period: z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(", ")}` }),
-  interval: z
-    .number({ error: "interval must be a whole number of periods" })
-    .int({ error: "interval must be a whole number of periods" })
-    .positive({ error: "interval must be a positive whole number" })
-    .max(9999, { error: "interval must be at most 9999" }),
-})
+export { RECURRING_METADATA_KEY }
+export const PERIODS = recurringScheduleSchema.shape.period.options
+export type Schedule = RecurringSchedule
 
 /** The schedule stored on a product/variant, or null when none (or when what is stored is not a valid schedule). */
 export function readSchedule(metadata: Record<string, unknown> | null | undefined): Schedule | null {
-  const parsed = scheduleSchema.safeParse(metadata?.[RECURRING_METADATA_KEY])
-  return parsed.success ? parsed.data : null
+  return scheduleFromMetadata(metadata).schedule ?? null
 }
 
-/** Whether metadata holds something under the key that is not a valid schedule (shown to the admin, not hidden). */
-export function hasInvalidSchedule(metadata: Record<string, unknown> | null | undefined): boolean {
-  return metadata?.[RECURRING_METADATA_KEY] !== undefined && readSchedule(metadata) === null
+/** Why what is stored under the key is not a schedule (the checkout ignores it), or null. */
+export function invalidScheduleReason(metadata: Record<string, unknown> | null | undefined): string | null {
+  return scheduleFromMetadata(metadata).error ?? null
 }
 
 export type ScheduleInput = { period: string; interval: string }
@@ -39,11 +28,17 @@ export type ScheduleCheck = { ok: true; schedule: Schedule } | { ok: false; fiel
 export function checkSchedule(input: ScheduleInput): ScheduleCheck {
   const text = input.interval.trim()
   const interval = /^\d+$/.test(text) ? Number(text) : Number.NaN
-  const parsed = scheduleSchema.safeParse({ period: input.period, interval })
+  const parsed = recurringScheduleSchema.safeParse({ period: input.period, interval })
   if (parsed.success) return { ok: true, schedule: parsed.data }
   const issue = parsed.error.issues[0]
-  const field = issue.path[0] === "period" ? "period" : "interval"
-  return { ok: false, field, message: issue.message }
+  if (issue.path[0] === "period") return { ok: false, field: "period", message: `period must be one of ${PERIODS.join(", ")}` }
+  const message =
+    issue.code === "too_big"
+      ? `interval must be at most ${issue.maximum}`
+      : issue.code === "too_small"
+        ? "interval must be a positive whole number"
+        : "interval must be a whole number of periods"
+  return { ok: false, field: "interval", message }
 }
 
 /** The `metadata` body for Medusa's product/variant update: sets the schedule, or (null) removes the key. */

@@ -1,5 +1,5 @@
 /** The product/variant widget's schedule rules (src/admin/lib/subscription-schedule.ts), apart from the browser. */
-import { checkSchedule, describeSchedule, hasInvalidSchedule, readSchedule, schedulePatch } from "../subscription-schedule"
+import { checkSchedule, describeSchedule, invalidScheduleReason, readSchedule, schedulePatch } from "../subscription-schedule"
 
 describe("checkSchedule (what the admin typed)", () => {
   it.each(["day", "week", "month", "year"])("accepts period %s with a positive whole interval", (period) => {
@@ -27,24 +27,24 @@ describe("checkSchedule (what the admin typed)", () => {
   })
 })
 
-describe("readSchedule / hasInvalidSchedule (what is stored)", () => {
+describe("readSchedule / invalidScheduleReason (what is stored)", () => {
   it("reads the schedule under payneteasy_recurring", () => {
     expect(readSchedule({ other: 1, payneteasy_recurring: { period: "year", interval: 1 } })).toEqual({ period: "year", interval: 1 })
-    expect(hasInvalidSchedule({ payneteasy_recurring: { period: "year", interval: 1 } })).toBe(false)
+    expect(invalidScheduleReason({ payneteasy_recurring: { period: "year", interval: 1 } })).toBeNull()
   })
 
   it("no metadata or no key: no schedule, nothing invalid", () => {
     expect(readSchedule(null)).toBeNull()
     expect(readSchedule({ other: "x" })).toBeNull()
-    expect(hasInvalidSchedule(undefined)).toBe(false)
-    expect(hasInvalidSchedule({ other: "x" })).toBe(false)
+    expect(invalidScheduleReason(undefined)).toBeNull()
+    expect(invalidScheduleReason({ other: "x" })).toBeNull()
   })
 
   it.each([{ period: "month", interval: 0 }, { period: "fortnight", interval: 1 }, { period: "month", interval: "2" }, { period: "month", interval: 1, every: 2 }, "monthly"])(
     "a stored value that is not a schedule (%p) is reported as invalid",
     (value) => {
       expect(readSchedule({ payneteasy_recurring: value })).toBeNull()
-      expect(hasInvalidSchedule({ payneteasy_recurring: value })).toBe(true)
+      expect(invalidScheduleReason({ payneteasy_recurring: value })).toMatch(/^metadata\.payneteasy_recurring.* is not a valid subscription schedule/)
     }
   )
 })
