@@ -169,6 +169,9 @@ medusaIntegrationTestRunner({
         "POST /admin/payneteasy/payouts/:id/confirm": fc
           .tuple(under("/admin/payneteasy/payouts/", "/confirm"), jsonBody(), fc.option(fc.stringMatching(/^[a-z0-9-]{1,40}$/)))
           .map(([p, b, key]): HttpInput => ({ method: "POST", path: p, headers: { ...adminJson(b.type), ...(key ? { "idempotency-key": key } : {}) }, body: b.body })),
+        // Recurring payments (issue 14): random filters (a malformed one is a 400 naming it) and random ids (404).
+        "GET /admin/payneteasy/recurring-payments": adminGet(fc.constant("/admin/payneteasy/recurring-payments")),
+        "POST /admin/payneteasy/recurring-payments/:id/cancel": post(under("/admin/payneteasy/recurring-payments/", "/cancel"), adminJson),
       }
 
       // The plan covers every route file and every method it exports (a new route must be added here).

@@ -4,30 +4,18 @@
  * RSA-SHA256; the card is then listed masked and pays again by rebill. The registration is added to the test app only
  * when PAYNETEASY_TEST_PRIVATE_KEY is set (integration-tests/medusa-config.ts), which this spec does before the app boots.
  */
-import { generateKeyPairSync } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
+import { payHostedPage } from "../../src/sandbox"
 import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
-import { useSandbox } from "../helpers/sandbox"
+import { useV4Registration, V4_PROVIDER } from "../helpers/v4-registration"
 import { onlyGatewayOrder, waitFor } from "../helpers/inspect"
 import { payerFromCart, seedStore, storeHeaders, type StoreFixture } from "../helpers/store"
 
 jest.setTimeout(300_000)
 
-const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
-const V4_PROVIDER = "pp_payneteasy_v4"
-const previousKey = process.env.PAYNETEASY_TEST_PRIVATE_KEY
-process.env.PAYNETEASY_TEST_PRIVATE_KEY = privateKey.export({ type: "pkcs8", format: "pem" }).toString()
-afterAll(() => {
-  if (previousKey === undefined) delete process.env.PAYNETEASY_TEST_PRIVATE_KEY
-  else process.env.PAYNETEASY_TEST_PRIVATE_KEY = previousKey
-})
-
-const sandbox = useSandbox({
-  merchants: [{ ...DEFAULT_SANDBOX_MERCHANT, publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString() }],
-})
+const sandbox = useV4Registration()
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "11", expYear: "2032", holder: "Rsa Keeper" }
 

@@ -17,6 +17,7 @@ import { fromMinorUnits, toMinorUnits } from "../../src/gateway/money"
 import { fetchApi } from "./http-api"
 import { payoutKeys, runPayouts } from "./payouts"
 import { preferredPort } from "./ports"
+import { seedSubscriptionProduct, SUBSCRIPTION_PRICE } from "./subscription"
 import { prepareDatabase, type DemoDatabase } from "./postgres"
 import { DemoCheckError, DemoStepError, describeError, say, step } from "./steps"
 import { assertAgreement, formatAmount, printSummary } from "./summary"
@@ -156,6 +157,11 @@ async function demo(running: Running) {
         tag: "demo",
       }),
     (s) => `region ${s.regionId}, variant ${s.variantId} at ${s.unitPrice} EUR, key ${s.publishableKey}`
+  )
+  await step(
+    `seed: one subscription product (metadata.payneteasy_recurring monthly, ${SUBSCRIPTION_PRICE} EUR; the provider has the RSA key)`,
+    () => seedSubscriptionProduct(container, store),
+    (p) => `product ${p.productId}, variant ${p.variantId}`
   )
   await step(
     "seed: admin user",

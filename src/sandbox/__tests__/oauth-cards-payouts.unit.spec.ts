@@ -5,6 +5,7 @@
  */
 import { generateKeyPairSync } from "node:crypto"
 import { payHostedPage, startSandbox, type Sandbox } from "../index"
+import { startMerchant } from "./merchant-server"
 import { call, callOAuth, followControl, KEY, LOGIN, oauthHeader, saleFields, sha1, VISA, ENDPOINT, cents } from "./raw"
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
@@ -177,5 +178,47 @@ describe("card references and rebill", () => {
       cvv2: "123", card_printed_name: "JOHN DOE", "destination-card-ref-id": cardrefid,
     }, RSA)
     expect(await sb.control.waitForOutcome(String(tr.body["paynet-order-id"]))).toMatchObject({ status: "approved", transactionType: "transfer" })
+  })
+
+  it("a recurring payment carries its schedule; 'the next charge now' makes approved / declined / lost charges with signed callbacks", async () => {
+    const m = await startMerchant()
+    try {
+      const orderid = await approvedSale("ref-rp")
+      const ref = await callOAuth(sb.url, "CARDREF_V4", { client_orderid: "ref-rp", orderid }, RSA)
+      const rp = await callOAuth(sb.url, "CREATE_RP_V4", {
+        "client-orderid": "rp-sched", amount: "9.99", currency: "EUR", period: "month", interval: "3",
+        cardrefid: String(ref.body["card-ref-id"]), server_callback_url: `${m.url}/cb`,
+      }, RSA)
+      const rpId = String(rp.body["recurring-payment-id"])
+      const created = sb.control.recurringPayment(rpId)
+      expect(created.schedule).toMatchObject({ period: "month", interval: 3, state: "active", chargeOrderids: [] })
+      const firstDue = new Date(created.schedule!.nextChargeAt)
+      expect(Math.round((firstDue.getTime() - Date.now()) / 86_400_000)).toBeGreaterThanOrEqual(89)
+      expect(m.received).toHaveLength(0) // the creation itself is answered synchronously, no callback
+
+      const approved = sb.control.runRecurringCharge(rpId, "approved")
+      expect(approved).toMatchObject({ kind: "recurring-charge", clientOrderId: "rp-sched-c1", status: "approved", initialAmount: "9.99", captured: "9.99" })
+      const [cb] = await m.waitFor(1)
+      expect(cb.query).toMatchObject({ status: "approved", orderid: approved.orderid, client_orderid: "rp-sched-c1", amount: "9.99", "recurring-payment-id": rpId })
+      expect(cb.query.control).toBe(sha1("approved" + approved.orderid + "rp-sched-c1" + KEY))
+
+      const declined = sb.control.runRecurringCharge(rpId, "declined")
+      const [, cb2] = await m.waitFor(2)
+      expect(cb2.query).toMatchObject({ status: "declined", client_orderid: "rp-sched-c2", error_code: "116" })
+      expect(declined.status).toBe("declined")
+
+      const lost = sb.control.runRecurringCharge(rpId, "lost")
+      expect(lost).toMatchObject({ status: "approved", clientOrderId: "rp-sched-c3" })
+      await new Promise((r) => setTimeout(r, 100))
+      expect(m.received).toHaveLength(2)
+      const after = sb.control.recurringPayment(rpId)
+      expect(after.schedule!.chargeOrderids).toEqual([approved.orderid, declined.orderid, lost.orderid])
+      expect(new Date(after.schedule!.nextChargeAt).getTime()).toBeGreaterThan(firstDue.getTime())
+      const status = await call(sb.url, "STATUS", { login: LOGIN, client_orderid: "rp-sched-c3", orderid: lost.orderid, control: followControl("rp-sched-c3", lost.orderid) })
+      expect(status.body).toMatchObject({ status: "approved", "recurring-payment-id": rpId })
+      expect(() => sb.control.runRecurringCharge("999", "approved")).toThrow(/unknown recurring-payment-id/)
+    } finally {
+      await m.close()
+    }
   })
 })

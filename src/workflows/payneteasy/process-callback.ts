@@ -18,6 +18,8 @@
  *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
  *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
  *   deletePayment only logs a paid sale, it never refunds one. Anything else is kept as `ignored`.
+ * - a payout's (`pnepo_…`) or a recurring charge's (`pnerp_…`) callback: handed to the payout / recurring workflows,
+ *   where STATUS decides under their own lock (payouts/payout-callback.ts, recurring/charge-callback.ts).
  * → write the row's outcome (compensation restores the previous one) → release the lock.
  * A row already `processed`, `ignored` or `flagged` is never processed again, so a redelivered event is a no-op. A
  * failure is written as `failed` and rethrown so an event bus with retries retries.

@@ -25,6 +25,7 @@ import { sessionIdFromClientOrderId } from "../../../payment-data/client-order-i
 import { coreFields, readParams, type CallbackParams } from "../../../callbacks/params"
 import { acceptGatewayMessage } from "../../../callbacks/accept"
 import { isPayoutClientOrderId } from "../../../callbacks/verify-payout"
+import { isRecurringClientOrderId } from "../../../callbacks/verify-recurring"
 import { CALLBACK_RECEIVED } from "../../../workflows/payneteasy/process-callback"
 import { paramsForVerification, PROVIDER_PREFIX } from "../../../callbacks/verify"
 
@@ -75,9 +76,9 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
   } catch {
     early = undefined // malformed: acceptGatewayMessage answers 400 with the reason
   }
-  // Payout callbacks (client_orderid = payout id) are verified by accept.ts with the key of the registration that made
-  // the payout; the providers' webhook check knows only payment sessions.
-  if (early && !isPayoutClientOrderId(early.clientOrderId) && !(await verifiesUnderSomeProvider(req.scope, early.params, rawBody && rawBody.length ? rawBody : rawQuery, req.headers as Record<string, unknown>))) {
+  // Payout and recurring-charge callbacks (client_orderid = payout / recurring payment id) are verified by accept.ts
+  // with the key of the registration that made them; the providers' webhook check knows only payment sessions.
+  if (early && !isPayoutClientOrderId(early.clientOrderId) && !isRecurringClientOrderId(early.clientOrderId) && !(await verifiesUnderSomeProvider(req.scope, early.params, rawBody && rawBody.length ? rawBody : rawQuery, req.headers as Record<string, unknown>))) {
     const ours = sessionIdFromClientOrderId(early.clientOrderId) !== undefined
     res
       .status(ours ? 403 : 404)

@@ -37,13 +37,12 @@ export type RecurringPlan = {
   currency: string
   payment: Payment | null
   schedules: PlannedSchedule[]
-  /** Subscription lines whose metadata is malformed: recorded as not_set_up with the field named. */
-  invalid: string[]
   payer: { email?: string; firstName?: string; lastName?: string; country?: string; city?: string; zip?: string; address1?: string }
 }
 
 const ORDER_FIELDS = [
-  "id", "email", "currency_code", "customer_id", "customer.has_account",
+  // "total" makes the order module compute totals (items.original_total is one of them)
+  "id", "total", "email", "currency_code", "customer_id", "customer.has_account",
   "items.id", "items.title", "items.quantity", "items.unit_price", "items.original_total", "items.variant_id", "items.product_id",
   "items.variant.metadata", "items.variant.product.metadata",
   "shipping_methods.original_total",
@@ -84,7 +83,10 @@ export async function planRecurring(container: MedusaContainer, orderId: string)
     group.minor += toMinor(item.original_total, currency)
     groups.set(key, group)
   }
-  if (!groups.size && !invalid.length) return null
+  if (invalid.length) {
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy: order ${order.id} has subscription lines that cannot be used: ${invalid.join("; ")}`)
+  }
+  if (!groups.size) return null
   const shippingMinor = (order.shipping_methods ?? []).reduce((sum: bigint, m: any) => sum + toMinor(m.original_total ?? 0, currency), 0n)
   // Shipping is charged once per period, with the first schedule (shortest period first): its renewals ship the order.
   const rank = { day: 0, week: 1, month: 2, year: 3 } as const
@@ -96,7 +98,7 @@ export async function planRecurring(container: MedusaContainer, orderId: string)
   const b = order.billing_address ?? {}
   return {
     order_id: order.id, customer_id: order.customer_id ?? null, registered: order.customer?.has_account === true, currency,
-    payment: approvedPayment(order), schedules, invalid,
+    payment: approvedPayment(order), schedules,
     payer: { email: order.email ?? undefined, firstName: b.first_name ?? undefined, lastName: b.last_name ?? undefined,
       country: b.country_code ? String(b.country_code).toUpperCase() : undefined, city: b.city ?? undefined, zip: b.postal_code ?? undefined,
       address1: b.address_1 ?? undefined },
@@ -107,10 +109,7 @@ export async function planRecurring(container: MedusaContainer, orderId: string)
 export async function reserveRows(container: MedusaContainer, plan: RecurringPlan): Promise<RecurringPaymentRow[]> {
   const svc = service(container)
   const rows: RecurringPaymentRow[] = []
-  const wanted = plan.schedules.length
-    ? plan.schedules
-    : [{ schedule: { period: "month", interval: 1 } as RecurringSchedule, items: [], amount: "0", includes_shipping: false }]
-  for (const s of wanted) {
+  for (const s of plan.schedules) {
     const key = { order_id: plan.order_id, period: s.schedule.period, interval: s.schedule.interval }
     const find = async () => ((await svc.listPaynetEasyRecurringPayments(key, { take: 1 })) as RecurringPaymentRow[])[0]
     let row = await find()
@@ -119,7 +118,6 @@ export async function reserveRows(container: MedusaContainer, plan: RecurringPla
         row = await svc.createPaynetEasyRecurringPayments({
           ...key, customer_id: plan.customer_id, provider_id: plan.payment?.provider_id ?? null, status: "pending",
           amount: s.amount, currency_code: plan.currency, items: s.items as any, includes_shipping: s.includes_shipping,
-          ...(plan.schedules.length ? {} : { status: "not_set_up", reason: plan.invalid.join("; ") }),
         })
       } catch (e) {
         row = await find()

@@ -1,0 +1,184 @@
+/**
+ * Recurring payments (issue 14), against the real app, Postgres and the sandbox over HTTP: a registered customer buys a
+ * monthly subscription product (metadata.payneteasy_recurring) through the v4 registration (a generated RSA key whose
+ * public half the sandbox merchant holds, as saved-cards-v4.spec.ts) and the order.placed subscriber creates exactly one
+ * recurring payment at the gateway; the sandbox's "next charge now" steering call drives renewals (approved → a new
+ * order with a captured payment and the same total; declined → recorded + `payneteasy.recurring_payment.charge_failed`);
+ * cancel; a guest order and a keyless registration get a visible "not set up" reason.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { payHostedPage } from "../../src/sandbox"
+import { createRecurringFromOrderWorkflow } from "../../src/workflows/payneteasy/recurring/create-from-order"
+import { CHARGE_FAILED_EVENT } from "../../src/workflows/payneteasy/recurring/charge-callback"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { PROVIDER_IDS } from "../helpers/provider-options"
+import { useV4Registration, V4_PROVIDER } from "../helpers/v4-registration"
+import { callbackRows, waitFor } from "../helpers/inspect"
+import {
+  addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, payerFromCart, registerCustomer,
+  seedStore, storeHeaders, type AdminAuth, type StoreFixture,
+} from "../helpers/store"
+
+jest.setTimeout(300_000)
+
+const sandbox = useV4Registration()
+
+const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "11", expYear: "2032", holder: "Sub Scriber" }
+// 2 × 10.42 + 4.99 shipping: what each period costs, exact to the cent
+const PER_PERIOD = "25.83"
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let eur: StoreFixture
+    let admin: AdminAuth
+
+    beforeAll(async () => {
+      admin = await createAdminUser(api, getContainer())
+      eur = await seedStore(getContainer(), {
+        currency: "eur", unitPrice: "10.42", shippingPrice: "4.99", paymentProviders: [...Object.values(PROVIDER_IDS), V4_PROVIDER],
+      })
+      await getContainer().resolve(Modules.PRODUCT).updateProducts(eur.productId, { metadata: { payneteasy_recurring: { period: "month", interval: 1 } } })
+    })
+
+    const buy = async (providerId: string, headers: Record<string, string>) => {
+      const created = await createCart(api, eur, { quantity: 2 })
+      if (headers.authorization) await api.post(`/store/carts/${created.id}/customer`, {}, { headers })
+      const cart = await addShippingMethod(api, eur, created.id)
+      const collection = await createPaymentCollection(api, eur, cart.id)
+      const { session } = await initiatePaymentSession(api, eur, collection.id, providerId, { payer: payerFromCart(cart) })
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const done = (await api.post(`/store/carts/${cart.id}/complete`, {}, { headers })).data
+      expect(done.type).toBe("order")
+      return done.order
+    }
+    const listFor = async (orderId: string) =>
+      (await api.get(`/admin/payneteasy/recurring-payments?order_id=${orderId}`, admin)).data.recurring_payments
+    const settledFor = (orderId: string) =>
+      waitFor(`the recurring payment of ${orderId}`, async () => {
+        const list = await listFor(orderId)
+        return list.length && list.every((r: any) => r.status !== "pending") ? list : undefined
+      })
+    const chargeNow = async (rpId: string, outcome: "approved" | "declined") => {
+      const res = await fetch(`${sandbox().origin}/__sandbox/recurring-payments/${rpId}/charge`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome }),
+      })
+      expect(res.status).toBe(200)
+      return (await res.json()) as { orderid: string; status: string }
+    }
+
+    it("a registered customer's monthly subscription: one recurring payment at the gateway, renewals become paid orders, a decline is recorded and announced, cancel", async () => {
+      const customer = await registerCustomer(api, eur, "subscriber")
+      const before = sandbox().control.requests().CREATE_RP_V4 ?? 0
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      expect(rp).toMatchObject({
+        order_id: order.id, customer_id: customer.id, amount: PER_PERIOD, currency_code: "EUR", period: "month", interval: 1,
+        status: "active", card: { last4: "1111" }, charges: [],
+      })
+      expect(JSON.stringify(rp)).not.toMatch(/card_ref_id|payment_token/)
+      const atGateway = sandbox().control.recurringPayment(rp.recurring_payment_id)
+      expect(atGateway).toMatchObject({ operation: "CREATE_RP_V4", initialAmount: PER_PERIOD, currency: "EUR", clientOrderId: rp.id,
+        schedule: { period: "month", interval: 1, state: "active", chargeOrderids: [] } })
+      expect(atGateway.card?.lastFour).toBe("1111")
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(1)
+
+      // order.placed delivered again, and the workflow run twice at once (two instances): still one
+      await getContainer().resolve(Modules.EVENT_BUS).emit({ name: "order.placed", data: { id: order.id } })
+      await Promise.all([1, 2].map(() => createRecurringFromOrderWorkflow(getContainer()).run({ input: { order_id: order.id } })))
+      await new Promise((r) => setTimeout(r, 1500))
+      expect(await listFor(order.id)).toHaveLength(1)
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(1)
+
+      // two approved renewals → two new orders, same customer, items and address, payment captured, exact total
+      for (const n of [1, 2]) {
+        await chargeNow(rp.recurring_payment_id, "approved")
+        const charges = await waitFor(`renewal ${n}`, async () => {
+          const [now] = await listFor(order.id)
+          return now.charges.filter((c: any) => c.renewal_order_id).length >= n ? now.charges : undefined
+        }).catch(async (e) => {
+          console.error("DEBUG", JSON.stringify(await callbackRows(getContainer(), {})), JSON.stringify(sandbox().control.callbacks()), JSON.stringify(await listFor(order.id)))
+          throw e
+        })
+        expect(charges[n - 1]).toMatchObject({ status: "approved", amount: PER_PERIOD, currency_code: "EUR" })
+      }
+      const [withRenewals] = await listFor(order.id)
+      const renewalIds = withRenewals.charges.map((c: any) => c.renewal_order_id)
+      expect(new Set(renewalIds).size).toBe(2)
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: renewals } = await query.graph({
+        entity: "order",
+        fields: ["id", "total", "customer_id", "email", "items.variant_id", "items.quantity", "items.unit_price", "shipping_address.address_1",
+          "shipping_methods.amount", "payment_collections.status", "payment_collections.payments.amount", "payment_collections.payments.captured_at",
+          "payment_collections.payments.provider_id", "payment_collections.payments.captures.amount", "metadata"],
+        filters: { id: renewalIds },
+      })
+      expect(renewals).toHaveLength(2)
+      for (const r of renewals as any[]) {
+        expect(r.customer_id).toBe(customer.id)
+        expect(r.items.map((i: any) => [i.variant_id, Number(i.quantity), String(i.unit_price)])).toEqual([[eur.variantId, 2, "10.42"]])
+        expect(r.shipping_address.address_1).toBe("1 Shopper Way")
+        expect(r.shipping_methods.map((m: any) => Number(m.amount))).toEqual([4.99])
+        expect(String(r.total)).toBe(PER_PERIOD)
+        const [payment] = r.payment_collections.flatMap((c: any) => c.payments)
+        expect(payment.provider_id).toBe(V4_PROVIDER)
+        expect(payment.captured_at).toBeTruthy()
+        expect(payment.captures.map((c: any) => String(c.amount))).toEqual([PER_PERIOD])
+        expect(r.metadata).toMatchObject({ payneteasy_renewal_of: order.id, payneteasy_recurring_payment: rp.id })
+      }
+
+      // a declined renewal: recorded on the recurring payment, the event emitted, no order
+      const failed: any[] = []
+      getContainer().resolve(Modules.EVENT_BUS).subscribe(CHARGE_FAILED_EVENT, async (e: any) => { failed.push(e.data) })
+      const declined = await chargeNow(rp.recurring_payment_id, "declined")
+      const declinedCharge = await waitFor("the declined charge", async () =>
+        (await listFor(order.id))[0].charges.find((c: any) => c.gateway_order_id === declined.orderid))
+      expect(declinedCharge).toMatchObject({ status: "declined", renewal_order_id: null, error_message: expect.stringMatching(/insufficient funds/) })
+      await waitFor("the charge_failed event", async () => failed.length > 0)
+      expect(failed[0]).toMatchObject({ id: rp.id, order_id: order.id, customer_id: customer.id, charge_id: declinedCharge.id, status: "declined" })
+
+      // the customer's subscriptions
+      const mine = (await api.get(`/admin/payneteasy/recurring-payments?customer_id=${customer.id}`, admin)).data.recurring_payments
+      expect(mine.map((r: any) => r.id)).toEqual([rp.id])
+
+      // cancel: honest about the gateway; twice is the same; unknown id 404
+      const cancelled = await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin)
+      expect(cancelled.data).toMatchObject({ gateway_cancelled: false, note: expect.stringMatching(/merchant portal/), recurring_payment: { id: rp.id, status: "cancelled" } })
+      expect((await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin)).data.recurring_payment.status).toBe("cancelled")
+      const missing = await api.post(`/admin/payneteasy/recurring-payments/pnerp_NOPE0000000000/cancel`, {}, admin).catch((e: any) => e.response)
+      expect(missing.status).toBe(404)
+      // a charge the gateway still makes after the cancel is flagged, never an order
+      const after = await chargeNow(rp.recurring_payment_id, "approved")
+      const unmatched = await waitFor("the post-cancel charge", async () =>
+        (await listFor(order.id))[0].charges.find((c: any) => c.gateway_order_id === after.orderid))
+      expect(unmatched).toMatchObject({ status: "unmatched", renewal_order_id: null, note: expect.stringMatching(/cancelled/) })
+    })
+
+    it("a guest buying a subscription product gets the order and a visible 'not set up' reason; no gateway call", async () => {
+      const before = sandbox().control.requests().CREATE_RP_V4 ?? 0
+      const order = await buy(V4_PROVIDER, storeHeaders(eur).headers)
+      const [rp] = await settledFor(order.id)
+      expect(rp).toMatchObject({ status: "not_set_up", recurring_payment_id: null, reason: expect.stringMatching(/guest order/) })
+      expect(sandbox().control.requests().CREATE_RP_V4 ?? 0).toBe(before)
+    })
+
+    it("a registration without a private key: refused with a clear reason, nothing sent", async () => {
+      const customer = await registerCustomer(api, eur, "keyless")
+      const before = sandbox().control.requests().CREATE_RP_V4 ?? 0
+      const order = await buy(PROVIDER_IDS.auto, customer.headers)
+      const [rp] = await settledFor(order.id)
+      expect(rp).toMatchObject({ status: "not_set_up", reason: expect.stringMatching(/no private key.*RSA-SHA256.*pp_payneteasy_auto/) })
+      expect(sandbox().control.requests().CREATE_RP_V4 ?? 0).toBe(before)
+    })
+
+    it("the list route refuses a malformed filter, naming it", async () => {
+      const res = await api.get(`/admin/payneteasy/recurring-payments?order_id=a%20b`, admin).catch((e: any) => e.response)
+      expect(res.status).toBe(400)
+      expect(res.data).toMatchObject({ field: "order_id" })
+      const other = await api.get(`/admin/payneteasy/recurring-payments?status=x`, admin).catch((e: any) => e.response)
+      expect(other.status).toBe(400)
+      expect(other.data).toMatchObject({ field: "status" })
+    })
+  },
+})
