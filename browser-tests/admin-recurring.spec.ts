@@ -133,7 +133,7 @@ it("order page: the recurring payment made from the order and its two renewal or
   const { api, page, sandbox } = app()
   const { orderId, customerId } = await customerBuysSubscription()
   const rp = await waitFor("the recurring payment", async () => (await recurringOf(orderId)).find((r) => r.status === "active"), 60_000)
-  expect(rp).toMatchObject({ order_id: orderId, customer_id: customerId, period: "month", interval: 1, currency_code: "eur" })
+  expect(rp).toMatchObject({ order_id: orderId, customer_id: customerId, period: "month", interval: 1, currency_code: "EUR" })
   sandbox.control.runRecurringCharge(rp.recurring_payment_id, "approved")
   await waitFor("the first renewal order", async () => (await recurringOf(orderId))[0].charges.filter((c: any) => c.renewal_order_id).length === 1, 60_000)
   sandbox.control.runRecurringCharge(rp.recurring_payment_id, "approved")
