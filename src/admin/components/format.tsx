@@ -18,6 +18,12 @@ const COLORS: Record<string, "green" | "red" | "orange" | "blue" | "grey" | "pur
   received: "blue",
   unknown: "orange",
   ignored: "grey",
+  active: "green",
+  cancelled: "grey",
+  canceled: "grey",
+  not_set_up: "orange",
+  needs_attention: "orange",
+  unmatched: "orange",
 }
 
 export function Status({ value }: { value: string | null | undefined }) {

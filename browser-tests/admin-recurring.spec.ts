@@ -1,0 +1,196 @@
+/**
+ * Recurring payments in the dashboard (issue 14), in a real Chromium against the BUILT plugin (helpers/admin-app.ts)
+ * and the sandbox over HTTP. An admin marks the product as a subscription in the product page's widget (a bad interval
+ * is refused naming the field, before anything is saved), gives a variant its own schedule and removes it again —
+ * each time checked through Medusa's admin API: exactly `metadata.payneteasy_recurring` changes, other metadata stays.
+ * Then a logged-in customer buys it: the order page shows the recurring payment made at the gateway, and after two
+ * renewals run from the sandbox their two renewal orders, linked; it is cancelled after a confirmation that says what
+ * cancelling cannot do at PaynetEasy; the customer's page lists the subscription. A guest's order shows why none was made.
+ */
+import { generateKeyPairSync } from "node:crypto"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../src/sandbox"
+import { payerFromCart, registerCustomer } from "../integration-tests/helpers/store"
+import { DEFAULT_PROVIDERS, TEST_CARD, useAdminApp } from "./helpers/admin-app"
+
+jest.setTimeout(180_000)
+
+const keys = generateKeyPairSync("rsa", { modulusLength: 2048 })
+
+// The automatic-capture registration holds the private key (create-recurring-payment is v4, RSA-SHA256); the sandbox
+// merchant knows the public half.
+const app = useAdminApp({
+  providers: DEFAULT_PROVIDERS.map((p) =>
+    p.id === "auto" ? { ...p, options: { ...p.options, privateKey: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString() } } : p
+  ),
+  sandbox: {
+    merchants: [{
+      ...DEFAULT_SANDBOX_MERCHANT,
+      endpointIds: [...DEFAULT_SANDBOX_MERCHANT.endpointIds],
+      endpointGroupIds: [...DEFAULT_SANDBOX_MERCHANT.endpointGroupIds],
+      publicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString(),
+    }],
+  },
+  // A plugin build, a template database and Vite's first pre-bundle on a busy 2-core machine.
+  setupTimeoutMs: 15 * 60_000,
+})
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await probe()
+    if (v) return v as T
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+const productMetadata = async () =>
+  (await app().api.get(`/admin/products/${app().store.productId}?fields=id,metadata`)).data.product.metadata ?? {}
+const variantMetadata = async () =>
+  (await app().api.get(`/admin/products/${app().store.productId}/variants/${app().store.variantId}?fields=id,metadata`)).data.variant.metadata ?? {}
+
+it("product page: mark the product as a monthly subscription (a bad interval is refused first); only metadata.payneteasy_recurring changes", async () => {
+  const { api, page, store } = app()
+  await api.post(`/admin/products/${store.productId}`, { metadata: { shelf: "A3" } })
+  await app().gotoAdmin(`/products/${store.productId}`)
+  const widget = page.getByTestId("payneteasy-subscription")
+  await widget.waitFor()
+  await expect(widget.getByTestId("payneteasy-subscription-state").textContent()).resolves.toBe("Not a subscription.")
+
+  await widget.getByTestId("payneteasy-subscription-edit").click()
+  await widget.getByTestId("payneteasy-subscription-interval").fill("0")
+  await widget.getByTestId("payneteasy-subscription-save").click()
+  await expect(widget.getByTestId("payneteasy-subscription-error").textContent()).resolves.toBe("interval must be a positive whole number")
+  await widget.getByTestId("payneteasy-subscription-interval").fill("1.5")
+  await widget.getByTestId("payneteasy-subscription-save").click()
+  await expect(widget.getByTestId("payneteasy-subscription-error").textContent()).resolves.toBe("interval must be a whole number of periods")
+  expect(await productMetadata()).toEqual({ shelf: "A3" })
+
+  await widget.getByTestId("payneteasy-subscription-interval").fill("1")
+  await widget.getByTestId("payneteasy-subscription-save").click()
+  const saved = await waitFor("the schedule in the product's metadata", async () => {
+    const m = await productMetadata()
+    return m.payneteasy_recurring ? m : undefined
+  })
+  expect(saved).toEqual({ shelf: "A3", payneteasy_recurring: { period: "month", interval: 1 } })
+  await waitFor("the widget to show the schedule", async () =>
+    (await widget.getByTestId("payneteasy-subscription-state").textContent())?.includes("charged every month"))
+  await app().screenshot("product-subscription", widget)
+  expect(app().pageErrors).toEqual([])
+})
+
+it("variant page: a variant's own schedule (every 2 weeks) is saved on the variant, then removed after a confirmation", async () => {
+  const { api, page, store } = app()
+  await api.post(`/admin/products/${store.productId}/variants/${store.variantId}`, { metadata: { colour: "teal" } })
+  await app().gotoAdmin(`/products/${store.productId}/variants/${store.variantId}`)
+  const widget = page.getByTestId("payneteasy-subscription")
+  await widget.waitFor()
+  await widget.getByTestId("payneteasy-subscription-edit").click()
+  await widget.getByTestId("payneteasy-subscription-period").click()
+  await page.getByRole("option", { name: "week", exact: true }).click()
+  await widget.getByTestId("payneteasy-subscription-interval").fill("2")
+  await widget.getByTestId("payneteasy-subscription-save").click()
+  await waitFor("the schedule in the variant's metadata", async () => (await variantMetadata()).payneteasy_recurring)
+  expect(await variantMetadata()).toEqual({ colour: "teal", payneteasy_recurring: { period: "week", interval: 2 } })
+  await waitFor("the widget to show the schedule", async () =>
+    (await widget.getByTestId("payneteasy-subscription-state").textContent())?.includes("charged every 2 weeks"))
+
+  await widget.getByTestId("payneteasy-subscription-remove").click()
+  await page.getByRole("button", { name: "Remove schedule", exact: true }).click()
+  await waitFor("the variant's schedule to be removed", async () => !("payneteasy_recurring" in (await variantMetadata())))
+  expect(await variantMetadata()).toEqual({ colour: "teal" })
+  // The product's own schedule is untouched.
+  expect((await productMetadata()).payneteasy_recurring).toEqual({ period: "month", interval: 1 })
+  await waitFor("the widget to show no schedule", async () =>
+    (await widget.getByTestId("payneteasy-subscription-state").textContent()) === "Not a subscription.")
+  expect(app().pageErrors).toEqual([])
+})
+
+/** A logged-in customer buys the (monthly) product through the automatic-capture registration; resolves with the order. */
+async function customerBuysSubscription(): Promise<{ orderId: string; customerId: string }> {
+  const { anonymous, store } = app()
+  const customer = await registerCustomer(anonymous, store, "subscriber")
+  const headers = customer.headers
+  const address = { first_name: "Sub", last_name: "Scriber", address_1: "7 Renewal St", city: "Berlin", postal_code: "10117", country_code: store.countryCode, phone: "+49306666666" }
+  const cart = (await anonymous.post("/store/carts", {
+    region_id: store.regionId, sales_channel_id: store.salesChannelId, items: [{ variant_id: store.variantId, quantity: 1 }],
+    shipping_address: address, billing_address: address,
+  }, { headers })).data.cart
+  await anonymous.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: store.shippingOptionId }, { headers })
+  const pc = await anonymous.post("/store/payment-collections", { cart_id: cart.id }, { headers })
+  const ses = await anonymous.post(`/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
+    { provider_id: "pp_payneteasy_auto", data: { payer: payerFromCart(cart) } }, { headers })
+  await payHostedPage(ses.data.payment_collection.payment_sessions[0].data.redirectUrl, TEST_CARD)
+  const done = await anonymous.post(`/store/carts/${cart.id}/complete`, {}, { headers })
+  expect(done.data.type).toBe("order")
+  return { orderId: done.data.order.id, customerId: customer.id }
+}
+
+const recurringOf = async (orderId: string) =>
+  (await app().api.get(`/admin/payneteasy/recurring-payments?order_id=${orderId}`)).data.recurring_payments as any[]
+
+it("order page: the recurring payment made from the order and its two renewal orders, linked; cancel after a confirmation; the customer's page lists it", async () => {
+  const { api, page, sandbox } = app()
+  const { orderId, customerId } = await customerBuysSubscription()
+  const rp = await waitFor("the recurring payment", async () => (await recurringOf(orderId)).find((r) => r.status === "active"), 60_000)
+  expect(rp).toMatchObject({ order_id: orderId, customer_id: customerId, period: "month", interval: 1, currency_code: "EUR" })
+  sandbox.control.runRecurringCharge(rp.recurring_payment_id, "approved")
+  await waitFor("the first renewal order", async () => (await recurringOf(orderId))[0].charges.filter((c: any) => c.renewal_order_id).length === 1, 60_000)
+  sandbox.control.runRecurringCharge(rp.recurring_payment_id, "approved")
+  const charges = await waitFor("the second renewal order", async () => {
+    const c = (await recurringOf(orderId))[0].charges.filter((x: any) => x.renewal_order_id)
+    return c.length === 2 ? c : undefined
+  }, 60_000)
+  const renewalIds = charges.map((c: any) => c.renewal_order_id as string)
+  expect(new Set(renewalIds).size).toBe(2)
+  for (const id of renewalIds) expect((await api.get(`/admin/orders/${id}?fields=id,customer_id`)).data.order.customer_id).toBe(customerId)
+
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const widget = page.getByTestId("payneteasy-order-recurring")
+  await widget.waitFor()
+  await expect(widget.getByTestId("payneteasy-recurring-gateway-id").textContent()).resolves.toBe(String(rp.recurring_payment_id))
+  await expect(widget.getByTestId("payneteasy-recurring-status").textContent()).resolves.toBe("active")
+  await expect(widget.getByRole("heading", { level: 3 }).textContent()).resolves.toBe(`${rp.amount} EUR every month`)
+  await widget.getByTestId("payneteasy-recurring-charge").nth(1).waitFor()
+  expect(await widget.getByTestId("payneteasy-recurring-charge").count()).toBe(2)
+  expect((await widget.getByTestId("payneteasy-renewal-order").allTextContents()).sort()).toEqual([...renewalIds].sort())
+  await app().screenshot("order-recurring", widget)
+
+  // A renewal order's link opens that order's page.
+  await widget.getByTestId("payneteasy-renewal-order").first().click()
+  await page.waitForURL((u) => renewalIds.some((id: string) => u.pathname.endsWith(`/orders/${id}`)))
+
+  // Cancel, after the confirmation (which says what cancelling can and cannot do at PaynetEasy).
+  await app().gotoAdmin(`/orders/${orderId}`)
+  await widget.getByTestId("payneteasy-recurring-cancel").click()
+  await expect(page.getByRole("alertdialog").textContent()).resolves.toContain("PaynetEasy documents no API call that stops a recurring payment")
+  await page.getByRole("button", { name: "Yes, cancel it", exact: true }).click()
+  await waitFor("the recurring payment to be cancelled", async () => (await recurringOf(orderId))[0].status === "cancelled")
+  await waitFor("the widget to show it cancelled", async () => (await widget.getByTestId("payneteasy-recurring-status").textContent()) === "cancelled")
+  expect(await widget.getByTestId("payneteasy-recurring-cancel").count()).toBe(0)
+
+  await app().gotoAdmin(`/customers/${customerId}`)
+  const subs = page.getByTestId("payneteasy-customer-subscriptions")
+  const row = subs.getByTestId("payneteasy-customer-subscription")
+  await row.first().waitFor()
+  expect(await row.count()).toBe(1)
+  const text = (await row.first().textContent()) ?? ""
+  expect(text).toContain(`${rp.amount} EUR every month`)
+  expect(text).toContain("cancelled")
+  expect(text).toContain("2 approved / 2")
+  expect(text).toContain(orderId)
+  await app().screenshot("customer-subscriptions", subs)
+  expect(app().pageErrors).toEqual([])
+})
+
+it("order page: a guest's subscription order shows why no recurring payment was set up", async () => {
+  const { orderId } = await app().payHostedOrder("pp_payneteasy_auto")
+  const row = await waitFor("the not-set-up record", async () => (await recurringOf(orderId)).find((r) => r.status === "not_set_up"), 60_000)
+  expect(row.reason).toBeTruthy()
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const widget = app().page.getByTestId("payneteasy-order-recurring")
+  await widget.waitFor()
+  await expect(widget.getByTestId("payneteasy-recurring-reason").textContent()).resolves.toBe(row.reason)
+  await expect(widget.getByTestId("payneteasy-recurring-status").textContent()).resolves.toBe("not_set_up")
+  expect(await widget.getByTestId("payneteasy-recurring-cancel").count()).toBe(0)
+})

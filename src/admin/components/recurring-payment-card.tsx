@@ -1,0 +1,115 @@
+/**
+ * One recurring payment as the order page shows it: schedule, amount, status, the gateway's recurring-payment-id, next
+ * charge, why it is not set up or needs a person (reason), every charge with its renewal order linked, and Cancel
+ * after a confirmation that says honestly what cancelling does: PaynetEasy documents no call that stops a recurring
+ * payment (README), so cancelling stops renewal orders in Medusa and the merchant stops it in the PaynetEasy portal.
+ */
+import { Button, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
+import { Link } from "react-router-dom"
+import { errorText } from "../lib/hooks"
+import { useCancelRecurringPayment, type RecurringPayment } from "../lib/recurring"
+import { describeSchedule } from "../lib/subscription-schedule"
+import { Status, when } from "./format"
+
+const money = (amount: string | null | undefined, currency: string | null | undefined) =>
+  amount ? `${amount} ${(currency ?? "").toUpperCase()}` : "—"
+
+const CANCELLABLE = new Set(["active", "needs_attention"])
+const CANCEL_LIMITS =
+  "PaynetEasy documents no API call that stops a recurring payment: cancelling here stops renewal orders in Medusa; stop it in the PaynetEasy merchant portal too (charges it still makes are flagged for a refund)."
+
+export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
+  const cancel = useCancelRecurringPayment()
+  const prompt = usePrompt()
+
+  const onCancel = async () => {
+    const ok = await prompt({
+      title: "Cancel this subscription?",
+      description: `${money(rp.amount, rp.currency_code)} ${describeSchedule(rp)}. ${CANCEL_LIMITS} This cannot be undone.`,
+      confirmText: "Yes, cancel it",
+      cancelText: "Keep it",
+    })
+    if (!ok) return
+    cancel.mutate(rp.id, {
+      onSuccess: (r) => toast.success("Subscription cancelled", { description: r.note }),
+      onError: (e) => toast.error(errorText(e)),
+    })
+  }
+
+  return (
+    <div className="flex flex-col gap-y-3 px-6 py-4" data-testid="payneteasy-recurring-payment" data-id={rp.id}>
+      <div className="flex items-center justify-between gap-x-3">
+        <Heading level="h3">
+          {money(rp.amount, rp.currency_code)} {describeSchedule(rp)}
+        </Heading>
+        <span data-testid="payneteasy-recurring-status">
+          <Status value={rp.status} />
+        </span>
+      </div>
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-ui-fg-subtle txt-small">
+        <dt>Gateway recurring payment</dt>
+        <dd className="font-mono" data-testid="payneteasy-recurring-gateway-id">{rp.recurring_payment_id ?? "—"}</dd>
+        <dt>Card</dt>
+        <dd>{rp.card ? `${rp.card.brand ?? "Card"} •••• ${rp.card.last4}` : "—"}</dd>
+        <dt>Created</dt>
+        <dd>{when(rp.created_at)}</dd>
+        <dt>Next charge</dt>
+        <dd data-testid="payneteasy-recurring-next">{rp.status === "active" ? when(rp.next_charge_at) : "—"}</dd>
+        {rp.cancelled_at && (
+          <>
+            <dt>Cancelled</dt>
+            <dd>{`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`}</dd>
+          </>
+        )}
+      </dl>
+      {rp.reason && (
+        <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-recurring-reason">{rp.reason}</Text>
+      )}
+      {rp.charges.length === 0 ? (
+        <Text size="small" className="text-ui-fg-subtle" data-testid="payneteasy-recurring-no-charges">No renewal charges yet.</Text>
+      ) : (
+        <Table>
+          <Table.Header>
+            <Table.Row>
+              <Table.HeaderCell>Charged</Table.HeaderCell>
+              <Table.HeaderCell>Status</Table.HeaderCell>
+              <Table.HeaderCell>Amount</Table.HeaderCell>
+              <Table.HeaderCell>Renewal order</Table.HeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {rp.charges.map((c) => (
+              <Table.Row key={c.id} data-testid="payneteasy-recurring-charge">
+                <Table.Cell>{when(c.charged_at)}</Table.Cell>
+                <Table.Cell>
+                  <Status value={c.status} />
+                  {c.error_message || c.note ? (
+                    <Text size="xsmall" className="text-ui-fg-subtle">{[c.error_message, c.note].filter(Boolean).join(" — ")}</Text>
+                  ) : null}
+                </Table.Cell>
+                <Table.Cell>{money(c.amount, c.currency_code)}</Table.Cell>
+                <Table.Cell>
+                  {c.renewal_order_id ? (
+                    <Link to={`/orders/${c.renewal_order_id}`} className="text-ui-fg-interactive" data-testid="payneteasy-renewal-order">
+                      {c.renewal_order_id}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table>
+      )}
+      {CANCELLABLE.has(rp.status) && (
+        <div className="flex items-center justify-between gap-x-3">
+          <Text size="xsmall" className="text-ui-fg-muted">{CANCEL_LIMITS}</Text>
+          <Button size="small" variant="danger" onClick={onCancel} isLoading={cancel.isPending} data-testid="payneteasy-recurring-cancel">
+            Cancel subscription
+          </Button>
+        </div>
+      )}
+    </div>
+  )
+}

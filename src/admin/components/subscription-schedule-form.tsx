@@ -1,0 +1,130 @@
+/**
+ * The "Subscription (PaynetEasy)" card of the product page and the variant page: shows the schedule stored in
+ * `metadata.payneteasy_recurring`, edits it (period, interval; validated before anything is sent, the error naming the
+ * field) and removes it. Saving goes through Medusa's own product/variant update (../lib/recurring.ts useSaveSchedule).
+ */
+import { Button, Container, Heading, Input, Label, Select, Text, toast, usePrompt } from "@medusajs/ui"
+import { useEffect, useState } from "react"
+import { errorText } from "../lib/hooks"
+import { useSaveSchedule, type ScheduleTarget } from "../lib/recurring"
+import { PERIODS, checkSchedule, describeSchedule, invalidScheduleReason, readSchedule } from "../lib/subscription-schedule"
+
+export function SubscriptionScheduleCard(props: {
+  target: ScheduleTarget
+  metadata: Record<string, unknown> | null | undefined
+  /** "product" or "variant": the wording of the card. */
+  noun: string
+  /** A product card says variants may override it; a variant card says it overrides the product. */
+  hint: string
+}) {
+  const stored = readSchedule(props.metadata)
+  const invalid = invalidScheduleReason(props.metadata)
+  const save = useSaveSchedule(props.target)
+  const prompt = usePrompt()
+  const [editing, setEditing] = useState(false)
+  const [period, setPeriod] = useState<string>(stored?.period ?? "month")
+  const [intervalText, setIntervalText] = useState<string>(String(stored?.interval ?? 1))
+  const [error, setError] = useState<{ field: string; message: string } | null>(null)
+
+  useEffect(() => {
+    if (editing) return
+    setPeriod(stored?.period ?? "month")
+    setIntervalText(String(stored?.interval ?? 1))
+  }, [stored?.period, stored?.interval, editing])
+
+  const onSave = () => {
+    const check = checkSchedule({ period, interval: intervalText })
+    if (!check.ok) {
+      setError({ field: check.field, message: check.message })
+      return
+    }
+    setError(null)
+    save.mutate(check.schedule, {
+      onSuccess: () => {
+        setEditing(false)
+        toast.success(`This ${props.noun} is now a subscription, charged ${describeSchedule(check.schedule)}`)
+      },
+      onError: (e) => toast.error(errorText(e)),
+    })
+  }
+
+  const onRemove = async () => {
+    const ok = await prompt({
+      title: "Stop selling as a subscription?",
+      description: `New orders of this ${props.noun} will not create recurring payments. Existing subscriptions are not changed.`,
+      confirmText: "Remove schedule",
+      cancelText: "Cancel",
+    })
+    if (!ok) return
+    save.mutate(null, {
+      onSuccess: () => toast.success(`This ${props.noun} is no longer a subscription`),
+      onError: (e) => toast.error(errorText(e)),
+    })
+  }
+
+  return (
+    <Container className="flex flex-col gap-y-3 px-6 py-4" data-testid="payneteasy-subscription">
+      <Heading level="h2">Subscription (PaynetEasy)</Heading>
+      <Text size="small" className="text-ui-fg-subtle" data-testid="payneteasy-subscription-state">
+        {stored
+          ? `Sold as a subscription: charged ${describeSchedule(stored)} by a PaynetEasy recurring payment.`
+          : `Not a subscription.`}
+      </Text>
+      {invalid && (
+        <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-subscription-invalid">
+          {invalid}. Orders of it get no recurring payment until a schedule is saved or the value removed.
+        </Text>
+      )}
+      <Text size="xsmall" className="text-ui-fg-muted">{props.hint}</Text>
+      {editing ? (
+        <div className="flex flex-col gap-y-3">
+          <div className="flex gap-x-3">
+            <div className="flex flex-1 flex-col gap-y-1">
+              <Label size="small" htmlFor="payneteasy-subscription-interval">Every</Label>
+              <Input
+                id="payneteasy-subscription-interval"
+                size="small"
+                inputMode="numeric"
+                value={intervalText}
+                onChange={(e) => setIntervalText(e.target.value)}
+                aria-invalid={error?.field === "interval"}
+                data-testid="payneteasy-subscription-interval"
+              />
+            </div>
+            <div className="flex flex-1 flex-col gap-y-1">
+              <Label size="small">Period</Label>
+              <Select value={period} onValueChange={setPeriod}>
+                <Select.Trigger data-testid="payneteasy-subscription-period" aria-invalid={error?.field === "period"}>
+                  <Select.Value />
+                </Select.Trigger>
+                <Select.Content>
+                  {PERIODS.map((p) => (
+                    <Select.Item key={p} value={p}>{p}</Select.Item>
+                  ))}
+                </Select.Content>
+              </Select>
+            </div>
+          </div>
+          {error && (
+            <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-subscription-error">{error.message}</Text>
+          )}
+          <div className="flex justify-end gap-x-2">
+            <Button size="small" variant="secondary" onClick={() => { setEditing(false); setError(null) }}>Cancel</Button>
+            <Button size="small" onClick={onSave} isLoading={save.isPending} data-testid="payneteasy-subscription-save">Save</Button>
+          </div>
+        </div>
+      ) : (
+        <div className="flex justify-end gap-x-2">
+          {(stored || invalid) && (
+            <Button size="small" variant="danger" onClick={onRemove} isLoading={save.isPending} data-testid="payneteasy-subscription-remove">
+              Remove
+            </Button>
+          )}
+          <Button size="small" variant="secondary" onClick={() => setEditing(true)} data-testid="payneteasy-subscription-edit">
+            {stored ? "Edit schedule" : "Sell as subscription"}
+          </Button>
+        </div>
+      )}
+    </Container>
+  )
+}

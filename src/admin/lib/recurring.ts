@@ -1,0 +1,85 @@
+/**
+ * react-query hooks for recurring payments (issue 14) through the shared js-sdk client (./sdk.ts): the plugin's
+ * `GET /admin/payneteasy/recurring-payments?order_id=&customer_id=` and `POST …/:id/cancel`, and the subscription
+ * schedule of a product or variant, written through Medusa's own admin product/variant routes (metadata only).
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { sdk } from "./sdk"
+import { schedulePatch, type Schedule } from "./subscription-schedule"
+
+/** One charge the gateway made: approved (renewal order), declined / error / filtered, or unmatched (after a cancel). */
+export type RecurringCharge = {
+  id: string
+  status: string
+  amount: string
+  currency_code: string
+  renewal_order_id: string | null
+  gateway_order_id: string
+  error_code: string | null
+  error_message: string | null
+  note: string | null
+  charged_at: string
+}
+
+/** A row of the list route (src/api/admin/payneteasy/_lib/recurring-view.ts); the card is brand and last four only. */
+export type RecurringPayment = {
+  id: string
+  order_id: string
+  customer_id: string | null
+  recurring_payment_id: string | null
+  amount: string
+  currency_code: string
+  period: string
+  interval: number
+  status: string
+  charges: RecurringCharge[]
+  /** Why it is not set up, failed or needs a person (guest order, no private key, a decline, a lost reply). */
+  reason: string | null
+  card: { brand: string | null; last4: string } | null
+  next_charge_at: string | null
+  created_at: string
+  cancelled_at: string | null
+  cancelled_by: string | null
+}
+
+export type RecurringFilter = { order_id: string } | { customer_id: string }
+
+const KEY = ["payneteasy", "recurring-payments"] as const
+
+export function useRecurringPayments(filter: RecurringFilter | undefined) {
+  return useQuery({
+    queryKey: [...KEY, filter ?? {}],
+    enabled: !!filter,
+    queryFn: () =>
+      sdk.client.fetch<{ recurring_payments: RecurringPayment[] }>("/admin/payneteasy/recurring-payments", { query: filter }),
+  })
+}
+
+export function useCancelRecurringPayment() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      sdk.client.fetch<{ recurring_payment: RecurringPayment; gateway_cancelled: boolean; note: string }>(
+        `/admin/payneteasy/recurring-payments/${id}/cancel`,
+        { method: "POST" }
+      ),
+    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+  })
+}
+
+/** Which record the schedule is stored on: a product, or one of its variants (the variant's wins at checkout). */
+export type ScheduleTarget = { kind: "product"; productId: string } | { kind: "variant"; productId: string; variantId: string }
+
+/** Sets (or, with null, removes) `metadata.payneteasy_recurring` and nothing else, through Medusa's admin API. */
+export function useSaveSchedule(target: ScheduleTarget) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (schedule: Schedule | null) => {
+      const body = { metadata: schedulePatch(schedule) }
+      if (target.kind === "product") await sdk.admin.product.update(target.productId, body)
+      else await sdk.admin.product.updateVariant(target.productId, target.variantId, body)
+    },
+    // The dashboard's own queries for the product/variant (its keys start with "products"/"product_variants"…).
+    onSuccess: () => qc.invalidateQueries(),
+  })
+}
