@@ -93,6 +93,15 @@ async function outcome(p: Paid): Promise<Outcome> {
   return { orders: orders.length, payments: payments.length, captures: captures.length, sales: sales.length }
 }
 
+/** The sessions among `paid` that reconciliation has started watching. */
+async function watched(paid: Paid[]): Promise<string[]> {
+  const rows = await app().sql<{ session_id: string }>(
+    `select distinct session_id from payneteasy_reconciliation where session_id = any($1) and deleted_at is null`,
+    [paid.map((p) => p.sessionId)]
+  )
+  return rows.map((r) => r.session_id)
+}
+
 /** Waits (bounded) until every session has an order; returns how long it took. */
 async function untilOrdered(paid: Paid[], timeoutMs: number): Promise<number> {
   const t0 = Date.now()
@@ -127,6 +136,8 @@ it(`server + worker on one Postgres and Redis: ${QUIET_SESSIONS} sessions settle
   const beforeWorker: Outcome[] = []
   for (const p of quiet) beforeWorker.push(await outcome(p))
   expect(beforeWorker.map((r) => r.orders)).toEqual(quiet.map(() => 0))
+  // A reconciliation tick's discovery would have started watching them (payneteasy_reconciliation rows) within 3 s.
+  expect(await watched(quiet)).toEqual([])
 
   // 2. The worker: no routes (404 where the server has the callback route), and its job settles the quiet sessions.
   const worker = await app().startWorker()
@@ -137,6 +148,7 @@ it(`server + worker on one Postgres and Redis: ${QUIET_SESSIONS} sessions settle
   await serverProbe.arrayBuffer()
   expect(serverProbe.status).toBe(400) // the route exists: a callback without parameters is malformed
   const reconciledInMs = await untilOrdered(quiet, 60_000)
+  expect((await watched(quiet)).sort()).toEqual(quiet.map((p) => p.sessionId).sort())
 
   // 3. Callbacks to both instances at random, duplicated, concurrent, with cart completions.
   const stormed: Paid[] = []
@@ -177,6 +189,8 @@ it(`server + worker on one Postgres and Redis: ${QUIET_SESSIONS} sessions settle
     orders: count("orders"),
     captures: count("captures"),
     "sessions with exactly one order and one capture": results.filter(exactlyOne).length,
+    "server boot (ms)": app().server.bootMs,
+    "worker boot (ms)": worker.bootMs,
     "worker settled the quiet sessions in (ms)": reconciledInMs,
     "storm settled in (ms)": stormSettledInMs,
   })

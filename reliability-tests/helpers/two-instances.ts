@@ -24,6 +24,8 @@ export interface Instance {
   mode: "server" | "worker"
   url: string
   process: RunningMedusa
+  /** From spawning `medusa start` to /health answering. */
+  bootMs: number
 }
 
 export interface TwoInstances {
@@ -69,7 +71,9 @@ export async function startTwoInstances(): Promise<TwoInstances> {
     await pg.connect()
     cleanups.push(() => pg.end())
     const env = { ...appEnv, DATABASE_URL: db.url }
-    const server: Instance = { mode: "server", url: serverUrl, process: await startMedusa({ ...env, MEDUSA_WORKER_MODE: "server" }, serverPort, "server") }
+    const t0 = Date.now()
+    const serverProcess = await startMedusa({ ...env, MEDUSA_WORKER_MODE: "server" }, serverPort, "server")
+    const server: Instance = { mode: "server", url: serverUrl, process: serverProcess, bootMs: Date.now() - t0 }
     cleanups.push(() => stopMedusa(server.process.child))
     const two: TwoInstances = {
       redis,
@@ -78,9 +82,10 @@ export async function startTwoInstances(): Promise<TwoInstances> {
       server,
       api: httpApi(serverUrl),
       startWorker: async () => {
+        const t1 = Date.now()
         const started = await startMedusa({ ...env, MEDUSA_WORKER_MODE: "worker" }, workerPort, "worker")
         cleanups.push(() => stopMedusa(started.child))
-        two.worker = { mode: "worker", url: `http://localhost:${workerPort}`, process: started }
+        two.worker = { mode: "worker", url: `http://localhost:${workerPort}`, process: started, bootMs: Date.now() - t1 }
         return two.worker
       },
       sql: async (text, params) => (await pg.query(text, params as unknown[])).rows,
