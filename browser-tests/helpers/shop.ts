@@ -54,7 +54,7 @@ export async function fillCardAndPay(page: Page, card: TypedCard): Promise<void>
 }
 
 /** On the 3-D Secure page: reads the password the page shows in its hint, types it (or `override`), confirms. */
-export async function answerChallenge(h: Harness, override?: string): Promise<string> {
+export async function answerChallenge(h: Pick<Harness, "page" | "sandbox">, override?: string): Promise<string> {
   const { page } = h
   await page.waitForURL((u) => u.href.startsWith(`${h.sandbox.url}/acs/`))
   await page.getByRole("heading", { name: "3-D Secure verification" }).waitFor()

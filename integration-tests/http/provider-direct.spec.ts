@@ -7,10 +7,12 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { completeChallenge } from "../../src/sandbox"
+import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { captureLogs } from "../helpers/log-capture"
+import { ordersForCart } from "../helpers/inspect"
 import {
   adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
   type StoreFixture,
@@ -167,6 +169,32 @@ medusaIntegrationTestRunner({
       const done = await completeCartResponse(api, eur, cart.id)
       expect(done.data.type).toBe("order")
       expect(sandbox().control.transactions().filter((t) => t.clientOrderId.startsWith(session.id))).toHaveLength(1)
+    })
+
+    it("second attempt lost its reply and every STATUS after it: reconciliation still finds it by client_orderid, one order", async () => {
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
+      const declined = await postCard(api, eur, session.id, { card: card("116") })
+      expect(declined.status).toBe(402)
+      // Attempt 2 reaches the gateway and is approved there, but its reply is lost, and so is every STATUS the card
+      // route asks: the session has no gateway order id, only the attempt's client_orderid.
+      sandbox().control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
+      sandbox().control.addFault({ kind: "connection-reset", operation: "STATUS" })
+      const lost = await postCard(api, eur, session.id, { card: card("123") })
+      sandbox().control.clearFaults()
+      expect(lost.status).toBeLessThan(500)
+      expect(lost.data.payment_session?.status).not.toBe("authorized")
+      const attempt2 = sandbox().control.byClientOrderId(`${session.id}-a2`)
+      expect(attempt2).toHaveLength(1)
+      expect((await sandbox().control.waitForOutcome(attempt2[0].orderid)).status).toBe("approved")
+      expect(await ordersForCart(getContainer(), cart.id)).toEqual([])
+
+      // Ticks "later" (the first check is 3–5 s after the watch starts): discovery, then the check by client_orderid.
+      const container = getContainer()
+      for (let tick = 1; tick <= 4 && (await ordersForCart(container, cart.id)).length === 0; tick++) {
+        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + tick * 6_000) })
+      }
+      expect(await ordersForCart(container, cart.id)).toHaveLength(1)
+      expect(sandbox().control.transactions().filter((t) => t.clientOrderId.startsWith(`${session.id}-a2`))).toHaveLength(1)
     })
 
     it("direct capture and refund after a 3DS-free order move exactly the admin's amounts", async () => {

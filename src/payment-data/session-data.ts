@@ -32,7 +32,8 @@ export const sessionDataSchema = z.looseObject({
   session_id: z.string(),
   clientOrderId: z.string(),
   attempt: z.number().int().positive().optional(),
-  orderId: z.string().optional(),
+  // "" = cleared (a new direct attempt whose reply was lost has no gateway order id yet): read as none.
+  orderId: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   flow: z.enum(["hosted", "direct"]),
   transactionType: z.enum(["sale", "preauth"]),
   amount: z.string(),

@@ -92,7 +92,7 @@ export function statusReply(c: Ctx, order: Order, tx: Txn = latestTxn(order), by
   if (tx === initialTxn(order) && order.threeDS?.pending) {
     const acs = pageUrl(c, "acs", order.pageToken)
     f.html = threeDSHtml(acs, order)
-    f["redirect-to"] = acs
+    if (c.opts.threeDSRedirectTo) f["redirect-to"] = acs
   }
   if (order.card) {
     f["last-four-digits"] = order.card.lastFour

@@ -58,6 +58,11 @@ export interface SandboxOptions {
    * defaults to true (fall back to server_callback_url) so a merchant that sets only that URL still hears about them.
    */
   followUpCallbacksToServerCallbackUrl?: boolean
+  /**
+   * Whether a STATUS awaiting 3-D Secure carries `redirect-to` beside `html`. Default true; false answers with `html`
+   * only, as gateway set-ups that send just the auto-submitting ACS form do (the storefront must render it).
+   */
+  threeDSRedirectTo?: boolean
 }
 
 export interface ResolvedOptions {
@@ -73,6 +78,7 @@ export interface ResolvedOptions {
   callbackBackoffMs: number
   oauthWindowSeconds: number
   followUpCallbacksToServerCallbackUrl: boolean
+  threeDSRedirectTo: boolean
 }
 
 const nonNegative = (name: string, v: number | undefined, dflt: number): number => {
@@ -107,5 +113,6 @@ export function resolveOptions(o: SandboxOptions = {}): ResolvedOptions {
     callbackBackoffMs: nonNegative("callbackBackoffMs", o.callbackBackoffMs, 1000),
     oauthWindowSeconds: nonNegative("oauthWindowSeconds", o.oauthWindowSeconds, 300),
     followUpCallbacksToServerCallbackUrl: o.followUpCallbacksToServerCallbackUrl ?? true,
+    threeDSRedirectTo: o.threeDSRedirectTo ?? true,
   }
 }

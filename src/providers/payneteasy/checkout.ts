@@ -7,7 +7,7 @@
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { isDeclined } from "../../gateway/statuses"
-import { isFinal, isNotFound, pollStatus, sendOnce } from "../../gateway-adapter"
+import { isFinal, isIndeterminate, isNotFound, pollStatus, sendOnce } from "../../gateway-adapter"
 import { clientOrderIdFor } from "../../payment-data/client-order-id"
 import type { SessionData } from "../../payment-data/session-data"
 import { toGatewayAmount, toGatewayCurrency } from "../../payment-data/amounts"
@@ -83,8 +83,9 @@ export async function startSession(
 
 /** The session's status by STATUS (authorizePayment, getPaymentStatus, a refresh without card fields). */
 export async function checkStatus(ctx: ProviderContext, data: SessionData): Promise<Outcome> {
-  if (data.flow === "direct" && !data.gatewayStatus && !data.orderId) {
-    // No card submitted yet (or its reply was lost): ask by client_orderid, "not found" means nothing to authorize.
+  if (data.flow === "direct" && !data.orderId && (!data.gatewayStatus || data.gatewayStatus === "unknown")) {
+    // No card submitted yet, or its reply and STATUS were lost (gatewayStatus "unknown"): ask by client_orderid,
+    // "not found" means nothing to authorize.
     try {
       const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId })
       return fromStatus({ ...data, orderId: reply["paynet-order-id"] }, reply)
@@ -134,7 +135,20 @@ export async function payWithCard(
     expire_year: card.expYear,
     cvv2: card.cvv,
   }
-  const send = () => callGateway(op, () => sendOnce(ctx.client, op, fields, { clientOrderId }))
+  // The card request may have reached the gateway while its reply AND the STATUS after it were lost: the outcome is
+  // unknown, not failed. The attempt is then kept as pending under its own client_orderid (reconciliation asks
+  // STATUS by it; no other card is accepted meanwhile) instead of an error that would leave the session on the
+  // previous attempt's data, where nothing would ever look for this one.
+  const unknown = (e: unknown) => {
+    if (isIndeterminate(e)) return { kind: "unknown" as const }
+    throw e
+  }
+  const send = () => callGateway(op, () => sendOnce(ctx.client, op, fields, { clientOrderId }).catch(unknown))
+  // orderId "" clears the previous attempt's gateway order (JSON data is merged on update; parsing reads "" as none).
+  const pending = (orderId?: string): Outcome => ({
+    data: { ...attemptData, orderId: orderId ?? "", gatewayStatus: "unknown" },
+    status: PaymentSessionStatus.PENDING,
+  })
   let sent = await send()
   if (sent.ok && sent.value.kind === "absent") {
     // The lost request never reached the gateway (STATUS does not know the client_orderid): sending it again
@@ -149,10 +163,12 @@ export async function payWithCard(
   if (result.kind === "absent") {
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer; please try again")
   }
+  if (result.kind === "unknown") return pending()
   const orderId = result.kind === "reply" ? result.reply["paynet-order-id"] : result.status["paynet-order-id"]
-  const reply =
+  const polled =
     result.kind === "adopted" && (isFinal(result.status) || result.status.html || result.status["redirect-to"])
-      ? result.status
-      : await pollStatus(ctx.client, { clientOrderId, orderId })
-  return fromStatus({ ...attemptData, orderId: orderId ?? attemptData.orderId }, reply)
+      ? { kind: "status" as const, status: result.status }
+      : await pollStatus(ctx.client, { clientOrderId, orderId }).then((status) => ({ kind: "status" as const, status }), unknown)
+  if (polled.kind === "unknown") return pending(orderId)
+  return fromStatus({ ...attemptData, orderId: orderId ?? attemptData.orderId }, polled.status)
 }
