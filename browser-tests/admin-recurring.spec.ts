@@ -8,8 +8,8 @@
  * cancelling cannot do at PaynetEasy; the customer's page lists the subscription. A guest's order shows why none was made.
  */
 import { generateKeyPairSync } from "node:crypto"
-import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../src/sandbox"
-import { payerFromCart, registerCustomer } from "../integration-tests/helpers/store"
+import { DEFAULT_SANDBOX_MERCHANT } from "../src/sandbox"
+import { customerHostedOrder, registerCustomer } from "../integration-tests/helpers/store"
 import { DEFAULT_PROVIDERS, TEST_CARD, useAdminApp } from "./helpers/admin-app"
 
 jest.setTimeout(180_000)
@@ -110,20 +110,11 @@ it("variant page: a variant's own schedule (every 2 weeks) is saved on the varia
 async function customerBuysSubscription(): Promise<{ orderId: string; customerId: string }> {
   const { anonymous, store } = app()
   const customer = await registerCustomer(anonymous, store, "subscriber")
-  const headers = customer.headers
-  const address = { first_name: "Sub", last_name: "Scriber", address_1: "7 Renewal St", city: "Berlin", postal_code: "10117", country_code: store.countryCode, phone: "+49306666666" }
-  const cart = (await anonymous.post("/store/carts", {
-    region_id: store.regionId, sales_channel_id: store.salesChannelId, items: [{ variant_id: store.variantId, quantity: 1 }],
-    shipping_address: address, billing_address: address,
-  }, { headers })).data.cart
-  await anonymous.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: store.shippingOptionId }, { headers })
-  const pc = await anonymous.post("/store/payment-collections", { cart_id: cart.id }, { headers })
-  const ses = await anonymous.post(`/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
-    { provider_id: "pp_payneteasy_auto", data: { payer: payerFromCart(cart) } }, { headers })
-  await payHostedPage(ses.data.payment_collection.payment_sessions[0].data.redirectUrl, TEST_CARD)
-  const done = await anonymous.post(`/store/carts/${cart.id}/complete`, {}, { headers })
-  expect(done.data.type).toBe("order")
-  return { orderId: done.data.order.id, customerId: customer.id }
+  const { orderId } = await customerHostedOrder(anonymous, store, customer, {
+    providerId: "pp_payneteasy_auto", card: TEST_CARD,
+    address: { first_name: "Sub", last_name: "Scriber", address_1: "7 Renewal St", city: "Berlin", postal_code: "10117", phone: "+49306666666" },
+  })
+  return { orderId, customerId: customer.id }
 }
 
 const recurringOf = async (orderId: string) =>

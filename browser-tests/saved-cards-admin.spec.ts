@@ -5,48 +5,24 @@
  * (with the confirmation) makes the order's outstanding amount zero — checked through Medusa's admin API and the
  * gateway's record.
  */
-import { payHostedPage } from "../src/sandbox"
 import { TEST_CARD, useAdminApp } from "./helpers/admin-app"
-import { payerFromCart, storeHeaders } from "../integration-tests/helpers/store"
+import { customerHostedOrder, registerCustomer } from "../integration-tests/helpers/store"
+import { waitFor } from "../integration-tests/helpers/inspect"
 
 jest.setTimeout(180_000)
 
 const app = useAdminApp()
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await probe()
-    if (v) return v as T
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
 let orderId = ""
 let customerId = ""
 
 beforeAll(async () => {
   const { anonymous, api, store } = app()
-  const email = `widget-${Date.now()}@payneteasy.test`
-  const password = "customer-password"
-  const reg = await anonymous.post("/auth/customer/emailpass/register", { email, password })
-  await anonymous.post("/store/customers", { email, first_name: "Wid", last_name: "Get" },
-    { headers: { ...storeHeaders(store).headers, authorization: `Bearer ${reg.data.token}` } })
-  const login = await anonymous.post("/auth/customer/emailpass", { email, password })
-  const headers = { ...storeHeaders(store).headers, authorization: `Bearer ${login.data.token}` }
-  const address = { first_name: "Wid", last_name: "Get", address_1: "5 Widget St", city: "Berlin", postal_code: "10117", country_code: store.countryCode, phone: "+49304444444" }
-  const cart = (await anonymous.post("/store/carts", {
-    region_id: store.regionId, sales_channel_id: store.salesChannelId, items: [{ variant_id: store.variantId, quantity: 1 }],
-    shipping_address: address, billing_address: address,
-  }, { headers })).data.cart
-  await anonymous.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: store.shippingOptionId }, { headers })
-  const pc = await anonymous.post("/store/payment-collections", { cart_id: cart.id }, { headers })
-  const ses = await anonymous.post(`/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
-    { provider_id: "pp_payneteasy_auto", data: { payer: payerFromCart(cart), save_card: true } }, { headers })
-  await payHostedPage(ses.data.payment_collection.payment_sessions[0].data.redirectUrl, TEST_CARD)
-  const done = await anonymous.post(`/store/carts/${cart.id}/complete`, {}, { headers })
-  orderId = done.data.order.id
+  const customer = await registerCustomer(anonymous, store, "widget")
+  ;({ orderId } = await customerHostedOrder(anonymous, store, customer, {
+    providerId: "pp_payneteasy_auto", card: TEST_CARD, data: { save_card: true },
+    address: { first_name: "Wid", last_name: "Get", address_1: "5 Widget St", city: "Berlin", postal_code: "10117", phone: "+49304444444" },
+  }))
   customerId = (await api.get(`/admin/orders/${orderId}?fields=id,customer_id`)).data.order.customer_id
   await waitFor("the saved card", async () => (await api.get(`/admin/payneteasy/customers/${customerId}/cards`)).data.cards[0])
   // An order edit adds one more unit: the order then has an outstanding amount.

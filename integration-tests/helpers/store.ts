@@ -24,6 +24,9 @@ import {
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PROVIDER_IDS } from "./provider-options"
+import { payHostedPage } from "../../src/sandbox"
+
+type HostedCard = Parameters<typeof payHostedPage>[1]
 
 /** The subset of the runner's axios instance the helpers use (`api` from medusaIntegrationTestRunner's testSuite). */
 export interface Api {
@@ -407,4 +410,31 @@ export async function registerCustomer(
     await api.post("/store/customers/me/addresses", { ...names, ...billing, is_default_billing: true }, { headers })
   }
   return { id: created.data.customer.id, email, headers }
+}
+
+/**
+ * A logged-in customer's order paid on the sandbox's hosted page: a cart with one item shipped to `address` (also the
+ * billing address), a payment session of `providerId` with `data` (the payer from the cart is added), the page paid
+ * with `card`, the cart completed. Fails unless the completion answers with an order.
+ */
+export async function customerHostedOrder(
+  api: Api,
+  store: StoreFixture,
+  customer: Pick<CustomerAuth, "headers">,
+  options: { providerId: string; card: HostedCard; address: Record<string, string>; data?: Record<string, unknown> }
+): Promise<{ orderId: string; cart: any }> {
+  const { headers } = customer
+  const address = { ...options.address, country_code: store.countryCode }
+  const cart = (await api.post("/store/carts", {
+    region_id: store.regionId, sales_channel_id: store.salesChannelId, items: [{ variant_id: store.variantId, quantity: 1 }],
+    shipping_address: address, billing_address: address,
+  }, { headers })).data.cart
+  await api.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: store.shippingOptionId }, { headers })
+  const pc = await api.post("/store/payment-collections", { cart_id: cart.id }, { headers })
+  const ses = await api.post(`/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
+    { provider_id: options.providerId, data: { payer: payerFromCart(cart), ...(options.data ?? {}) } }, { headers })
+  await payHostedPage(ses.data.payment_collection.payment_sessions[0].data.redirectUrl, options.card)
+  const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers })
+  if (done.data.type !== "order") throw new Error(`cart ${cart.id} did not become an order: ${JSON.stringify(done.data).slice(0, 300)}`)
+  return { orderId: done.data.order.id, cart }
 }

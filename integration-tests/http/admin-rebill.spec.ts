@@ -5,13 +5,12 @@
  * to the minor unit (EUR and JPY), happen once for three concurrent requests, and change nothing when declined.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { payHostedPage } from "../../src/sandbox"
 import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { waitFor } from "../helpers/inspect"
-import { createAdminUser, payerFromCart, registerCustomer, seedStore, storeHeaders, type AdminAuth, type StoreFixture } from "../helpers/store"
+import { createAdminUser, customerHostedOrder, registerCustomer, seedStore, type AdminAuth, type StoreFixture } from "../helpers/store"
 
 jest.setTimeout(300_000)
 
@@ -38,20 +37,11 @@ medusaIntegrationTestRunner({
 
     async function customerWithPaidOrder(store: StoreFixture) {
       const { headers } = await registerCustomer(api, store, "rebill")
-      const address = { first_name: "Re", last_name: "Bill", address_1: "4 Rebill St", city: "Town", postal_code: "10117", country_code: store.countryCode, phone: "+49303333333" }
-      const created = await api.post("/store/carts", {
-        region_id: store.regionId, sales_channel_id: store.salesChannelId, items: [{ variant_id: store.variantId, quantity: 1 }],
-        shipping_address: address, billing_address: address,
-      }, { headers })
-      const cart = created.data.cart
-      await api.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: store.shippingOptionId }, { headers })
-      const pc = await api.post("/store/payment-collections", { cart_id: cart.id }, { headers })
-      const ses = await api.post(`/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
-        { provider_id: PROVIDER_IDS.auto, data: { payer: payerFromCart(cart), save_card: true } }, { headers })
-      await payHostedPage(ses.data.payment_collection.payment_sessions[0].data.redirectUrl, CARD)
-      const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers })
-      expect(done.data.type).toBe("order")
-      const order = (await api.get(`/admin/orders/${done.data.order.id}?fields=id,customer_id`, admin)).data.order
+      const { orderId } = await customerHostedOrder(api, store, { headers }, {
+        providerId: PROVIDER_IDS.auto, card: CARD, data: { save_card: true },
+        address: { first_name: "Re", last_name: "Bill", address_1: "4 Rebill St", city: "Town", postal_code: "10117", phone: "+49303333333" },
+      })
+      const order = (await api.get(`/admin/orders/${orderId}?fields=id,customer_id`, admin)).data.order
       expect(order.customer_id).toBeTruthy()
       const card = await waitFor("the saved card", async () => {
         const { data } = await api.get(`/admin/payneteasy/customers/${order.customer_id}/cards`, admin)
