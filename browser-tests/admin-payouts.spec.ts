@@ -5,13 +5,11 @@
  * checked (payout-check approved, nothing paid yet), confirms it, and sees it approved with its history. The form's
  * own validation refuses a card number that fails Luhn before anything reaches the server or the gateway.
  */
-import { generateKeyPairSync } from "node:crypto"
-import { DEFAULT_SANDBOX_MERCHANT } from "../src/sandbox"
-import { DEFAULT_PROVIDERS, useAdminApp } from "./helpers/admin-app"
+import { DEFAULT_PROVIDERS, rsaKeyPair, useAdminApp } from "./helpers/admin-app"
 
 jest.setTimeout(120_000)
 
-const keys = generateKeyPairSync("rsa", { modulusLength: 2048 })
+const keys = rsaKeyPair()
 
 // Same registration ids as the other admin specs (so the template database is shared); the manual-capture one also
 // sends payouts.
@@ -22,20 +20,14 @@ const app = useAdminApp({
           ...p,
           options: {
             ...p.options,
-            privateKey: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+            privateKey: keys.privateKeyPem,
             payouts: { currencies: ["EUR"], maxAmount: { EUR: "1000.00" } },
           },
         }
       : p
   ),
-  sandbox: {
-    merchants: [{
-      ...DEFAULT_SANDBOX_MERCHANT,
-      endpointIds: [...DEFAULT_SANDBOX_MERCHANT.endpointIds],
-      endpointGroupIds: [...DEFAULT_SANDBOX_MERCHANT.endpointGroupIds],
-      publicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString(),
-    }],
-  },
+  sandbox: { merchants: keys.merchants },
+
 })
 
 const payoutRequests = () => {

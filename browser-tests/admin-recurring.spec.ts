@@ -7,42 +7,25 @@
  * renewals run from the sandbox their two renewal orders, linked; it is cancelled after a confirmation that says what
  * cancelling cannot do at PaynetEasy; the customer's page lists the subscription. A guest's order shows why none was made.
  */
-import { generateKeyPairSync } from "node:crypto"
-import { DEFAULT_SANDBOX_MERCHANT } from "../src/sandbox"
 import { customerHostedOrder, registerCustomer } from "../integration-tests/helpers/store"
-import { DEFAULT_PROVIDERS, TEST_CARD, useAdminApp } from "./helpers/admin-app"
+import { DEFAULT_PROVIDERS, rsaKeyPair, TEST_CARD, useAdminApp } from "./helpers/admin-app"
+import { waitFor } from "../integration-tests/helpers/inspect"
 
 jest.setTimeout(180_000)
 
-const keys = generateKeyPairSync("rsa", { modulusLength: 2048 })
+const keys = rsaKeyPair()
 
 // The automatic-capture registration holds the private key (create-recurring-payment is v4, RSA-SHA256); the sandbox
 // merchant knows the public half.
 const app = useAdminApp({
   providers: DEFAULT_PROVIDERS.map((p) =>
-    p.id === "auto" ? { ...p, options: { ...p.options, privateKey: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString() } } : p
+    p.id === "auto" ? { ...p, options: { ...p.options, privateKey: keys.privateKeyPem } } : p
   ),
-  sandbox: {
-    merchants: [{
-      ...DEFAULT_SANDBOX_MERCHANT,
-      endpointIds: [...DEFAULT_SANDBOX_MERCHANT.endpointIds],
-      endpointGroupIds: [...DEFAULT_SANDBOX_MERCHANT.endpointGroupIds],
-      publicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString(),
-    }],
-  },
+  sandbox: { merchants: keys.merchants },
+
   // A plugin build, a template database and Vite's first pre-bundle on a busy 2-core machine.
   setupTimeoutMs: 15 * 60_000,
 })
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await probe()
-    if (v) return v as T
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
 const productMetadata = async () =>
   (await app().api.get(`/admin/products/${app().store.productId}?fields=id,metadata`)).data.product.metadata ?? {}

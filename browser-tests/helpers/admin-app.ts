@@ -24,7 +24,8 @@ import type { ChildProcess } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
-import { payHostedPage, startSandbox, type Sandbox } from "../../src/sandbox"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox"
+import crypto from "node:crypto"
 import { REPO_ROOT } from "../../integration-tests/helpers/paths"
 import { getFreePort } from "../../integration-tests/helpers/ports"
 import { checkoutToPaymentSession, completeCartResponse, type Api, type StoreFixture } from "../../integration-tests/helpers/store"
@@ -42,6 +43,23 @@ export const TEST_CARD = { number: "4444555566661111", cvv2: "123", expMonth: "1
 export type AdminAppProvider = AppProvider
 
 /** hosted + manual capture (pp_payneteasy_payneteasy) and hosted + automatic capture (pp_payneteasy_auto). */
+/**
+ * A generated RSA key pair for v4 (RSA-SHA256) operations: the private half (PEM) for a provider registration's
+ * `privateKey`, and the sandbox merchants whose default merchant holds the public half.
+ */
+export function rsaKeyPair(): { privateKeyPem: string; merchants: NonNullable<SandboxOptions["merchants"]> } {
+  const keys = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 })
+  return {
+    privateKeyPem: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    merchants: [{
+      ...DEFAULT_SANDBOX_MERCHANT,
+      endpointIds: [...DEFAULT_SANDBOX_MERCHANT.endpointIds],
+      endpointGroupIds: [...DEFAULT_SANDBOX_MERCHANT.endpointGroupIds],
+      publicKeyPem: keys.publicKey.export({ type: "spki", format: "pem" }).toString(),
+    }],
+  }
+}
+
 export const DEFAULT_PROVIDERS: AdminAppProvider[] = [
   { id: "payneteasy", options: { flow: "hosted", capture: "manual" } },
   { id: "auto", options: { flow: "hosted", capture: "automatic" } },
