@@ -2,7 +2,7 @@
  * Fault trials: randomized (seeded) trials of the sandbox's faults — processed-but-reply-lost (response-lost),
  * connection reset, HTTP 500, added latency, callback lost (callback-off) — on the gateway operation behind each
  * Medusa action: direct authorize (PREAUTH), capture full and partial (CAPTURE), refund (RETURN), void (VOID) and
- * payout (PAYOUT). Rebill is left out: saved cards / rebill are not on main yet.
+ * payout (PAYOUT), and paying a checkout with a saved card (REBILL: `data.card_id`, the card saved once in beforeAll).
  *
  * Each trial injects one fault for the next request of that operation, performs the action as the storefront or the
  * admin would (whatever it answers), clears the faults, lets reconciliation run (ticks looking a few seconds ahead)
@@ -16,6 +16,7 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import type { FaultRule, TransactionView } from "../src/sandbox"
 import { toMinorUnits } from "../src/gateway/money"
 import { reconcilePaynetEasy } from "../src/workflows/payneteasy/reconcile"
@@ -25,8 +26,10 @@ import { PROVIDER_IDS } from "../integration-tests/helpers/provider-options"
 import { useSandbox } from "../integration-tests/helpers/sandbox"
 import { ordersForCart, paymentsForSession } from "../integration-tests/helpers/inspect"
 import {
-  adminAndEurStore, checkoutToPaymentSession, completeCartResponse, storeHeaders, type AdminAuth, type StoreFixture,
+  adminAndEurStore, checkoutToPaymentSession, completeCartResponse, customerHostedOrder, payerFromCart, registerCustomer,
+  storeHeaders, type AdminAuth, type CustomerAuth, type StoreFixture,
 } from "../integration-tests/helpers/store"
+import { waitFor } from "../integration-tests/helpers/inspect"
 import { printFigures } from "./helpers/figures"
 import { RELIABILITY_SEED, rng } from "./helpers/random"
 
@@ -51,9 +54,19 @@ medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     let admin: AdminAuth
     let eur: StoreFixture
+    let shopper: CustomerAuth
+    let savedCardId = ""
 
     beforeAll(async () => {
       ;({ admin, eur } = await adminAndEurStore(api, getContainer()))
+      // A logged-in customer with one saved card (a paid checkout with save_card), for the saved-card trials.
+      shopper = await registerCustomer(api, eur, "fault")
+      await customerHostedOrder(api, eur, shopper, {
+        providerId: PROVIDER_IDS.auto, data: { save_card: true },
+        card: { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2031", holder: "Fault Trial" },
+        address: { first_name: "Fault", last_name: "Trial", address_1: "9 Fault St", city: "Berlin", postal_code: "10117", phone: "+49309999999" },
+      })
+      savedCardId = await waitFor("the saved card", async () => (await api.get("/store/payneteasy/cards", { headers: shopper.headers })).data.cards[0]?.id)
     })
 
     const gatewayOrdersOf = (sessionId: string): TransactionView[] =>
@@ -65,7 +78,7 @@ medusaIntegrationTestRunner({
     async function sessionDisagreements(container: MedusaContainer, sessionId: string): Promise<{ problems: string[]; doubles: number }> {
       const payments = plain(await paymentsForSession(container, sessionId)) as any[]
       const orders = gatewayOrdersOf(sessionId)
-      const authorized = orders.filter((o) => approved(o, "PREAUTH").length + approved(o, "SALE").length > 0)
+      const authorized = orders.filter((o) => approved(o, "PREAUTH").length + approved(o, "SALE").length + approved(o, "REBILL").length > 0)
       const problems: string[] = []
       let doubles = 0
       if (authorized.length > 1) {
@@ -111,6 +124,31 @@ medusaIntegrationTestRunner({
         if (expected && p.status !== expected) problems.push(`payout ${p.status} vs gateway ${gwStatus}`)
         if (!expected && !["declined", "error", "filtered", "failed"].includes(p.status)) problems.push(`payout ${p.status} vs gateway ${gwStatus}`)
         if (minor(p.amount) !== minor(gw.initialAmount)) problems.push(`amount ${p.amount} vs gateway ${gw.initialAmount}`)
+      }
+      return { problems, doubles }
+    }
+
+    /**
+     * A saved-card checkout (the session's creation is the REBILL): the gateway's rebills made during the trial
+     * (`ordersBefore` = how many orders the sandbox had before) against the payments of the cart's collection.
+     */
+    async function rebillDisagreements(container: MedusaContainer, collectionId: string, ordersBefore: number): Promise<{ problems: string[]; doubles: number }> {
+      const orders = sandbox().control.transactions().slice(ordersBefore).filter((o) => o.operation === "REBILL")
+      const charged = orders.filter((o) => approved(o, "REBILL").length + approved(o, "SALE").length > 0 && !o.voided)
+      const [collection] = await container.resolve(Modules.PAYMENT).listPaymentCollections({ id: collectionId }, { relations: ["payments", "payments.captures"] })
+      const payments = plain(collection?.payments ?? []) as any[]
+      const problems: string[] = []
+      const doubles = charged.length > 1 ? 1 : 0
+      if (charged.length > 1) problems.push(`${charged.length} approved rebills`)
+      if (payments.length > 1) problems.push(`${payments.length} Medusa payments`)
+      const gw = charged[0]
+      const payment = payments[0]
+      if (gw && !payment) problems.push(`the gateway charged ${gw.captured} but Medusa has no payment`)
+      if (payment && !gw) problems.push("Medusa has a payment the gateway never charged")
+      if (gw && payment) {
+        const captured = (payment.captures ?? []).reduce((n: bigint, c: any) => n + minor(c.amount), 0n)
+        if (minor(payment.amount) !== minor(gw.initialAmount)) problems.push(`amount ${payment.amount} vs gateway ${gw.initialAmount}`)
+        if (captured !== minor(gw.captured)) problems.push(`captured ${captured} vs gateway ${gw.captured}`)
       }
       return { problems, doubles }
     }
@@ -161,6 +199,28 @@ medusaIntegrationTestRunner({
             payoutId = res?.data?.payout?.id ?? ""
             return res?.status ?? 0
           }, () => (payoutId ? payoutDisagreements(payoutId) : Promise.resolve({ problems: ["no payout id"], doubles: 0 })))
+          continue
+        }
+        if (random() < 0.3) {
+          // A logged-in customer pays with the saved card: the session's creation sends REBILL (the fault hits it);
+          // when the session comes back paid, the cart is completed.
+          const { headers } = shopper
+          const address = { first_name: "Fault", last_name: "Trial", address_1: "9 Fault St", city: "Berlin", postal_code: "10117", country_code: eur.countryCode, phone: "+49309999999" }
+          const cart = (await api.post("/store/carts", {
+            region_id: eur.regionId, sales_channel_id: eur.salesChannelId, items: [{ variant_id: eur.variantId, quantity: 1 }],
+            shipping_address: address, billing_address: address,
+          }, { headers })).data.cart
+          await api.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: eur.shippingOptionId }, { headers })
+          const collectionId = (await api.post("/store/payment-collections", { cart_id: cart.id }, { headers })).data.payment_collection.id
+          const ordersBefore = sandbox().control.transactions().length
+          await trial("saved-card payment", "REBILL", async () => {
+            const res = await api
+              .post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_IDS.hosted, data: { payer: payerFromCart(cart), card_id: savedCardId } }, { headers })
+              .catch((e: any) => e.response)
+            const status = res?.data?.payment_collection?.payment_sessions?.[0]?.status
+            if (status === "captured" || status === "authorized") await api.post(`/store/carts/${cart.id}/complete`, {}, { headers }).catch((e: any) => e.response)
+            return res?.status ?? 0
+          }, () => rebillDisagreements(container, collectionId, ordersBefore))
           continue
         }
         // A direct card payment: authorize under a fault, then a random script of capture / refund / void.
