@@ -143,6 +143,7 @@ export const chargeRebillStep = createStep("payneteasy-charge-rebill", async (pr
   if (prepared.replay) return new StepResponse(prepared.replay)
   const rebills = service(container)
   const payments = container.resolve(Modules.PAYMENT)
+  // Medusa's workflow types the amount as a number; the exact decimal string is checked (and written back) just below.
   const { result: collections } = await createOrUpdateOrderPaymentCollectionWorkflow(container).run({
     input: { order_id: prepared.order_id, amount: Number(prepared.amount) },
   })
