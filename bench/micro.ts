@@ -2,6 +2,7 @@
  * Figures measured in the bench process itself against an in-process sandbox (no Medusa): the gateway call, the
  * provider's authorizePayment, TCP connections for sequential calls, and the three signatures.
  *
+ * Each ratio is the median of per-round paired ratios (lib/stats.ts), so it survives the shared machine's drift.
  * Floors are the same work done with nothing but undici / node:crypto and plain JavaScript:
  * - gateway call: the exact bytes our client sends for STATUS (captured once from prepareRequest), POSTed with a
  *   raw undici Pool to the same sandbox, reply read as text;
@@ -17,7 +18,7 @@ import { resolveConfig } from "../src/gateway/config"
 import { PaynetEasyProviderService } from "../src/providers/payneteasy/provider"
 import { DEFAULT_SANDBOX_MERCHANT, startSandbox } from "../src/sandbox"
 import { figure, side, type Figure } from "./lib/report"
-import { interleavedBench, type RoundOptions } from "./lib/stats"
+import { interleavedBench, pairedRatio, type RoundOptions } from "./lib/stats"
 
 const M = DEFAULT_SANDBOX_MERCHANT
 
@@ -69,13 +70,13 @@ export async function gatewayFigures(rounds: RoundOptions): Promise<Figure[]> {
         figure: "gateway call", unit: "ms", goal: { kind: "ratio-max", limit: 1.1 },
         oursWhat: "PaynetEasyClient STATUS to the in-process sandbox (sign, send, parse, validate)",
         floorWhat: "raw undici Pool POST of the same body to the same sandbox",
-        ours: side(gw.ours), floor: side(gw.floor),
+        ours: side(gw.ours), floor: side(gw.floor), ratio: pairedRatio(gw),
       }),
       figure({
         figure: "provider authorize", unit: "ms", goal: { kind: "ratio-max", limit: 1.25 },
         oursWhat: "provider.authorizePayment (session data → STATUS → status table)",
         floorWhat: "raw undici STATUS request",
-        ours: side(auth.ours), floor: side(auth.floor),
+        ours: side(auth.ours), floor: side(auth.floor), ratio: pairedRatio(auth),
       }),
       figure({
         figure: "connections", unit: "conn", goal: { kind: "ratio-max", limit: 2 },
@@ -143,5 +144,6 @@ async function rate(name: string, oursWhat: string, floorWhat: string, ours: () 
     // p99 of a rate = the rate at the p99 latency (the slow tail)
     ours: { value: perSec(r.ours.median), p99: perSec(r.ours.p99), n: r.ours.n },
     floor: { value: perSec(r.floor.median), p99: perSec(r.floor.p99), n: r.floor.n },
+    ratio: pairedRatio(r, true),
   })
 }

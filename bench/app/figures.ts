@@ -24,7 +24,10 @@ export interface AppSizes {
   scaleRows: number
   scaleSamples: number
   watched: number
+  /** callbacks sent after the memory figure's warm-up (distinct genuine ones + redeliveries of them) */
   memoryCallbacks: number
+  /** distinct genuine callbacks among them, each processed */
+  memoryDistinct: number
 }
 
 type Cannon = autocannon.Result
@@ -129,8 +132,9 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
     forgedP99.push(f.latency.p99)
     const h2 = await cannon({ url: `${url}/health`, connections: sizes.connections, duration: sizes.floodSeconds })
     healthForForged.push(rate(h2))
-    // Context, not judged: Medusa's own 404 for a path nobody serves — the cheapest answer that passes through Medusa's
-    // per-request stack (scope, request id, logging, cookies, session, body parsers), which /health skips.
+    // Context, not judged: Medusa's own 404 for a path nobody serves. /health is registered after Medusa's loaders, as
+    // `medusa start` does (scripts/demo/app.ts bootApp), so it passes Medusa's app-wide middleware (request logging,
+    // cookies, session) but no route's own (scope, body parsers): the floor a store really has.
     const nf = await cannon({ url: `${url}/payneteasy/no-such-route`, connections: sizes.connections, duration: sizes.floodSeconds })
     medusa404.push(rate(nf))
   }
@@ -301,29 +305,64 @@ export async function reconciliationFigure(app: AppProcess, sizes: AppSizes): Pr
   })
 }
 
+/**
+ * RSS growth over `memoryCallbacks` callbacks: `memoryDistinct` distinct genuine ones, each verified, logged and
+ * processed (STATUS + a Payment), and the rest the gateway's redeliveries of those same callbacks (it re-sends until it
+ * gets its 200; each must answer 200 and change nothing). Distinct callbacks are bounded by processing (a few dozen a
+ * second on 2 shared cores), redeliveries by the route; the mix reaches 10,000 within the run's time budget, and the
+ * database is checked afterwards: one Payment per distinct callback, nothing processed twice.
+ */
 export async function memoryFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
-  const warm = Math.min(500, Math.ceil(sizes.memoryCallbacks / 4))
-  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: sizes.memoryCallbacks + warm, tag: "MEM" })
+  const warm = Math.min(200, Math.ceil(sizes.memoryDistinct / 4))
+  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: sizes.memoryDistinct + warm, tag: "MEM" })
   await settleTemplate(app)
-  // warm-up: callbacks through the whole path, then the baseline
-  await sendPaths(app.ready.url, genuine.slice(0, warm), 10)
+  const statusBefore = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  // warm-up: the whole path (distinct + redelivered), then the baseline
+  let non2xx = 0
+  const send = async (paths: string[]) => {
+    const r = await sendPaths(app.ready.url, paths, 10)
+    non2xx += r.non2xx + r.errors + r.timeouts
+  }
+  const warmPaths = genuine.slice(0, warm)
+  await send(warmPaths)
   await waitDrained(app)
+  await send(warmPaths)
   const baseline = await app.call<NodeJS.MemoryUsage>("memory")
   const before = baseline.rss
   const rest = genuine.slice(warm)
-  const chunk = 2000
+  const copies = Math.max(0, Math.round(sizes.memoryCallbacks / rest.length) - 1)
+  const chunk = Math.max(1, Math.ceil(rest.length / 4))
+  let sent = 0
   for (let i = 0; i < rest.length; i += chunk) {
-    await sendPaths(app.ready.url, rest.slice(i, i + chunk), 10)
+    const distinct = rest.slice(i, i + chunk)
+    await send(distinct)
     await waitDrained(app)
+    const redelivered = Array.from({ length: copies }, () => distinct).flat()
+    await send(redelivered)
+    sent += distinct.length + redelivered.length
   }
+  await waitDrained(app)
   const final = await app.call<NodeJS.MemoryUsage>("memory")
   const after = final.rss
+  const statusCalls = ((await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0) - statusBefore
+  const [pay] = await app.call<any[]>("sql", {
+    text: `select count(*)::int as payments, count(distinct payment_session_id)::int as sessions from payment where payment_session_id like 'payses_MEM%' and deleted_at is null`,
+  })
+  const [rows] = await app.call<any[]>("sql", {
+    text: `select count(*)::int as rows, count(*) filter (where outcome = 'processed')::int as processed from payneteasy_callback where client_orderid like 'payses_MEM%' and source = 'callback'`,
+  })
+  const sessions = genuine.length
   const MB = 1024 * 1024
   return figure({
     figure: "memory", unit: "MB", goal: { kind: "growth-max", limit: 50 },
-    oursWhat: `Medusa process RSS after ${sizes.memoryCallbacks.toLocaleString("en-US")} more genuine callbacks (each processed), after GC`,
-    floorWhat: `RSS after a ${warm}-callback warm-up, after GC`,
+    oursWhat: `Medusa process RSS after ${sent.toLocaleString("en-US")} more callbacks (${rest.length} distinct genuine, each processed; ${(sent - rest.length).toLocaleString("en-US")} redeliveries of them), after GC`,
+    floorWhat: `RSS after a ${warm}-callback warm-up (and its redelivery), after GC`,
     ours: { value: after / MB }, floor: { value: before / MB },
-    note: `heap used ${(baseline.heapUsed / MB).toFixed(0)} → ${(final.heapUsed / MB).toFixed(0)} MB`,
+    checks: [
+      { what: `0 processed twice: ${pay.payments} payments for ${pay.sessions} of ${sessions} sessions, ${rows.rows} log rows (${rows.processed} processed), ${statusCalls} STATUS calls`,
+        ok: pay.payments === sessions && pay.sessions === sessions && rows.rows === sessions && rows.processed === sessions && statusCalls === sessions },
+      { what: `0 non-2xx: ${non2xx}`, ok: non2xx === 0 },
+    ],
+    note: `heap used ${(baseline.heapUsed / MB).toFixed(0)} → ${(final.heapUsed / MB).toFixed(0)} MB; ${sent.toLocaleString("en-US")} callbacks after the warm-up`,
   })
 }

@@ -156,11 +156,13 @@ export async function bootApp(appDir: string, port: number): Promise<RunningApp>
   // Like `medusa start`, run from the app directory: the admin dev server keeps its files under <cwd>/.medusa/client.
   process.chdir(appDir)
   const app = express()
-  app.get("/health", (_req: unknown, res: { status(n: number): { send(b: string): void } }) => res.status(200).send("OK"))
   // The demo's storefront (scripts/demo/shop.ts): a page to pay by hand, and the page the return route sends to.
   app.get(STOREFRONT_RETURN_PATH, (_req: unknown, res: { type(t: string): { send(b: string): void } }) => res.type("html").send(thankYouHtml()))
   app.get(SHOP_PATH, (_req: unknown, res: { type(t: string): { send(b: string): void } }) => res.type("html").send(shopPageHtml()))
   const { container, shutdown } = await loaders({ directory: appDir, expressApp: app })
+  // As `medusa start` does (@medusajs/medusa commands/start.js): /health is registered after the loaders, so it passes
+  // through Medusa's app-wide middleware (request logging, cookies, session) like any request (bench: its floor).
+  app.get("/health", (_req: unknown, res: { status(n: number): { send(b: string): void } }) => res.status(200).send("OK"))
   const server = http.createServer(app)
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)

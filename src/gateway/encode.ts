@@ -8,15 +8,19 @@
  *   escaped, which is what the gateway asks of parameter values, notes §2).
  */
 
+const UNRESERVED = /^[A-Za-z0-9\-._~]*$/
+const RFC3986_EXTRA = /[!'()*]/
+const RFC3986_EXTRA_G = /[!'()*]/g
+
 /** RFC 3986 percent-encoding of a UTF-8 string. */
 export function percentEncode(value: string): string {
+  // Names, ids, amounts, nonces and timestamps are mostly unreserved characters already: nothing to allocate.
+  if (UNRESERVED.test(value)) return value
   const encoded = encodeURIComponent(value)
   // Most values (ids, amounts, already-encoded strings) hold none of ! ' ( ) *: skip the replace pass for them.
   return RFC3986_EXTRA.test(encoded) ? encoded.replace(RFC3986_EXTRA_G, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase()) : encoded
 }
 
-const RFC3986_EXTRA = /[!'()*]/
-const RFC3986_EXTRA_G = /[!'()*]/g
 
 /** Form-urlencoded body from name/value pairs, in the given order: byte for byte what URLSearchParams gives. */
 export function formEncode(fields: Iterable<readonly [string, string]>): string {

@@ -1,12 +1,22 @@
 /** The bench's verdicts: quantiles, and when a figure holds (ratio limits, growth limits, extra checks). */
 import { figure, goalText } from "../report"
-import { quantile, summarize } from "../stats"
+import { pairedRatio, quantile, summarize } from "../stats"
 
 describe("quantile / summarize", () => {
   it("median and p99 by linear interpolation", () => {
     expect(quantile([1, 2, 3, 4], 0.5)).toBe(2.5)
     const s = summarize(Array.from({ length: 101 }, (_, i) => 100 - i))
     expect(s).toEqual({ median: 50, p99: 99, n: 101 })
+  })
+})
+
+describe("pairedRatio", () => {
+  it("is the median of the per-round ratios, not the ratio of pooled medians", () => {
+    // a slow round for both sides moves pooled medians apart; the per-round ratios stay put
+    expect(pairedRatio({ roundRatios: [1.1, 1.05, 3, 1.08, 1.02] })).toBe(1.08)
+  })
+  it("inverts for rates (ours/s ÷ floor/s = floor latency ÷ ours latency)", () => {
+    expect(pairedRatio({ roundRatios: [2, 4, 5] }, true)).toBe(0.25)
   })
 })
 
