@@ -20,7 +20,9 @@ const MAX_SAFE_DIGITS = 15
  * whitespace). Anchoring there keeps the usual reply on the fast path: its UUID serial-number is a long run of digits
  * and dashes too, but inside a string, after a `"`.
  */
-const LONG_LITERAL = new RegExp(`(?:^|[:\\[,])\\s*-?[0-9][0-9eE.+\\-]{${MAX_SAFE_DIGITS},}`)
+const LONG_LITERAL = new RegExp(`[:\\[,]\\s*-?[0-9][0-9eE.+\\-]{${MAX_SAFE_DIGITS}}`)
+/** The same at the start of the text, tested apart: an `^` alternative in LONG_LITERAL makes every position costlier. */
+const LONG_LITERAL_AT_START = new RegExp(`^\\s*-?[0-9][0-9eE.+\\-]{${MAX_SAFE_DIGITS}}`)
 /** One token at a time: a string literal (copied as it is) or a number-like run starting with `-` or a digit. */
 const TOKEN = /"(?:[^"\\]|\\[\s\S])*"?|[-0-9][0-9eE.+\-]*/g
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/
@@ -37,7 +39,7 @@ function quoteIfLong(token: string): string {
  */
 export function quoteLongNumbers(json: string): string {
   // Fast path: no place where a number may stand is followed by a run long enough to hold more than 15 digits.
-  if (!LONG_LITERAL.test(json)) return json
+  if (!LONG_LITERAL_AT_START.test(json) && !LONG_LITERAL.test(json)) return json
   return json.replace(TOKEN, quoteIfLong)
 }
 

@@ -49,6 +49,18 @@ function fieldValue(name: string, value: unknown): string {
   throw new GatewayInputError(`${name} must be a string or a number`, { field: name })
 }
 
+const listsLoginOf = new WeakMap<OperationSpec, boolean>()
+
+/** Whether the operation takes `login` (a field, or a term of its control); read once per operation. */
+function listsLogin(spec: OperationSpec): boolean {
+  let lists = listsLoginOf.get(spec)
+  if (lists === undefined) {
+    lists = spec.required.includes("login") || spec.optional.includes("login") || !!spec.control?.some((t) => t.kind === "login")
+    listsLoginOf.set(spec, lists)
+  }
+  return lists
+}
+
 export function prepareRequest(
   opName: OperationName,
   spec: OperationSpec,
@@ -65,8 +77,7 @@ export function prepareRequest(
     fields.set(name, fieldValue(name, value))
   }
 
-  const listsLogin = spec.required.includes("login") || spec.optional.includes("login") || spec.control?.some((t) => t.kind === "login")
-  if (listsLogin) {
+  if (listsLogin(spec)) {
     const given = fields.get("login")
     if (given !== undefined && given !== "" && given !== config.login) {
       throw new GatewayInputError("login differs from the configured merchant login", { field: "login" })

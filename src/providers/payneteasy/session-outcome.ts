@@ -10,8 +10,9 @@ import { toSessionStatus } from "./status-map"
 type Data = Record<string, unknown>
 
 /** The data without the previous outcome. Written as null, not dropped: Medusa merges JSON data on update. */
-export function stripOutcome(data: SessionData): SessionData {
-  return { ...data, nextAction: null, error: null }
+export function stripOutcome<T extends Record<string, unknown>>(data: SessionData, set?: T): SessionData & T {
+  // `set` goes into the same copy (fromStatus runs on every STATUS: one copy of the data, not two)
+  return { ...data, nextAction: null, error: null, ...set } as SessionData & T
 }
 
 export function fromStatus(data: SessionData, reply: StatusReply): { data: Data; status: PaymentSessionStatus } {
@@ -23,7 +24,7 @@ export function fromStatus(data: SessionData, reply: StatusReply): { data: Data;
     html,
     redirectTo,
   })
-  const next: Data = { ...stripOutcome(data), gatewayStatus: reply.status }
+  const next: Data = stripOutcome(data, { gatewayStatus: reply.status })
   if (reply["paynet-order-id"]) next.orderId = reply["paynet-order-id"]
   if (status === PaymentSessionStatus.REQUIRES_MORE) {
     next.nextAction = redirectTo ? { type: "redirect", url: redirectTo } : { type: "html", html }
