@@ -30,7 +30,7 @@ const want = (name: string) => !pick || pick.includes(name)
 // module and workflow engine; README "Performance"), redeliveries answered at about a hundred:
 // that is what bounds the counts here. Memory: 10,000 callbacks = 300 distinct genuine ones + 9,700 redeliveries.
 const FULL: AppSizes = {
-  checkouts: 12, callbacks: 300, rounds: 3, floodSeconds: 2, connections: 10, scaleRows: 100_000, scaleSamples: 25,
+  checkouts: 10, callbacks: 300, rounds: 3, floodSeconds: 2, connections: 10, scaleRows: 100_000, scaleSamples: 25,
   watched: 10_000, memoryCallbacks: 10_000, memoryDistinct: 300,
 }
 const QUICK: AppSizes = {

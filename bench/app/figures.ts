@@ -320,6 +320,7 @@ export async function memoryFigure(app: AppProcess, sizes: AppSizes): Promise<Fi
   // warm-up: the whole path (distinct + redelivered), then the baseline
   let non2xx = 0
   const send = async (paths: string[]) => {
+    if (paths.length === 0) return
     const r = await sendPaths(app.ready.url, paths, 10)
     non2xx += r.non2xx + r.errors + r.timeouts
   }
@@ -330,14 +331,16 @@ export async function memoryFigure(app: AppProcess, sizes: AppSizes): Promise<Fi
   const baseline = await app.call<NodeJS.MemoryUsage>("memory")
   const before = baseline.rss
   const rest = genuine.slice(warm)
-  const copies = Math.max(0, Math.round(sizes.memoryCallbacks / rest.length) - 1)
+  const redeliveries = Math.max(0, sizes.memoryCallbacks - rest.length)
   const chunk = Math.max(1, Math.ceil(rest.length / 4))
   let sent = 0
   for (let i = 0; i < rest.length; i += chunk) {
     const distinct = rest.slice(i, i + chunk)
     await send(distinct)
     await waitDrained(app)
-    const redelivered = Array.from({ length: copies }, () => distinct).flat()
+    // this chunk's share of the redeliveries, cycling over its callbacks
+    const share = Math.floor((redeliveries * (i + distinct.length)) / rest.length) - Math.floor((redeliveries * i) / rest.length)
+    const redelivered = Array.from({ length: share }, (_, j) => distinct[j % distinct.length])
     await send(redelivered)
     sent += distinct.length + redelivered.length
   }
