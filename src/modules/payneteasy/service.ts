@@ -116,6 +116,30 @@ class PaynetEasyModuleService extends MedusaService({
   }
 
   /**
+   * A payout and its history as of one moment: both reads in one REPEATABLE READ transaction (one snapshot), so a
+   * reader never sees a history row whose status change the payout row does not show yet (changePayout commits the
+   * two together; two separate reads could fall on either side of that commit).
+   */
+  async payoutWithHistory(id: string): Promise<{ payout: unknown; history: unknown[] } | undefined> {
+    return this.readPayoutWithHistory(id, { isolationLevel: "repeatable read" })
+  }
+
+  @InjectTransactionManager()
+  protected async readPayoutWithHistory(
+    id: string,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<{ payout: unknown; history: unknown[] } | undefined> {
+    const [payout] = await this.listPaynetEasyPayouts({ id }, { take: 1 }, sharedContext)
+    if (!payout) return undefined
+    const history = await this.listPaynetEasyPayoutHistories(
+      { payout_id: id },
+      { order: { at: "ASC", created_at: "ASC" }, take: 1000 },
+      sharedContext
+    )
+    return { payout, history }
+  }
+
+  /**
    * Claims up to `limit` due reconciliation rows: one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) moves
    * their `next_check_at` forward by `leaseMs`, so a concurrent claimer skips them. Returns the claimed rows.
    */
