@@ -116,27 +116,18 @@ class PaynetEasyModuleService extends MedusaService({
   }
 
   /**
-   * A payout and its history as of one moment: both reads in one REPEATABLE READ transaction (one snapshot), so a
-   * reader never sees a history row whose status change the payout row does not show yet (changePayout commits the
-   * two together; two separate reads could fall on either side of that commit).
+   * Runs `read` with a context whose reads all see one database snapshot (a REPEATABLE READ transaction). For views
+   * made of two reads — a payout and its history, recurring payments and their charges: the writers commit a row and
+   * its history together, and two separate reads could fall on either side of that commit (a history row whose status
+   * change the row does not show yet).
    */
-  async payoutWithHistory(id: string): Promise<{ payout: unknown; history: unknown[] } | undefined> {
-    return this.readPayoutWithHistory(id, { isolationLevel: "repeatable read" })
+  async readSnapshot<T>(read: (context: Context) => Promise<T>): Promise<T> {
+    return this.inSnapshot(read, { isolationLevel: "repeatable read" })
   }
 
   @InjectTransactionManager()
-  protected async readPayoutWithHistory(
-    id: string,
-    @MedusaContext() sharedContext: Context = {}
-  ): Promise<{ payout: unknown; history: unknown[] } | undefined> {
-    const [payout] = await this.listPaynetEasyPayouts({ id }, { take: 1 }, sharedContext)
-    if (!payout) return undefined
-    const history = await this.listPaynetEasyPayoutHistories(
-      { payout_id: id },
-      { order: { at: "ASC", created_at: "ASC" }, take: 1000 },
-      sharedContext
-    )
-    return { payout, history }
+  protected async inSnapshot<T>(read: (context: Context) => Promise<T>, @MedusaContext() sharedContext: Context = {}): Promise<T> {
+    return read(sharedContext)
   }
 
   /**

@@ -1,16 +1,25 @@
 /**
- * `GET /admin/payneteasy/payouts/:id` → `{ payout }` with `payout.history` (oldest first), read from one database
- * snapshot (the service's payoutWithHistory) so the status and the history agree. Admin authentication.
+ * `GET /admin/payneteasy/payouts/:id` → `{ payout }` with `payout.history` (oldest first), both read from one database
+ * snapshot (the service's readSnapshot) so the status and the history agree. Admin authentication.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { historyView, payoutService, payoutView, type HistoryRow, type PayoutRow } from "../../../../../workflows/payneteasy/payouts/payout-state"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const found = await payoutService(req.scope).payoutWithHistory(req.params.id)
+  const svc = payoutService(req.scope)
+  const found = await svc.readSnapshot(async (context) => {
+    const [payout] = (await svc.listPaynetEasyPayouts({ id: req.params.id }, { take: 1 }, context)) as unknown as PayoutRow[]
+    if (!payout) return undefined
+    const history = (await svc.listPaynetEasyPayoutHistories(
+      { payout_id: payout.id },
+      { order: { at: "ASC", created_at: "ASC" }, take: 1000 },
+      context
+    )) as unknown as HistoryRow[]
+    return { payout, history }
+  })
   if (!found) {
     res.status(404).json({ type: "not_found", message: `payout ${req.params.id} not found` })
     return
   }
-  const payout = found.payout as PayoutRow
-  res.json({ payout: { ...payoutView(payout), history: (found.history as HistoryRow[]).map(historyView) } })
+  res.json({ payout: { ...payoutView(found.payout), history: found.history.map(historyView) } })
 }
