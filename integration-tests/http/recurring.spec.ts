@@ -4,11 +4,16 @@
  * public half the sandbox merchant holds, as saved-cards-v4.spec.ts) and the order.placed subscriber creates exactly one
  * recurring payment at the gateway; the sandbox's "next charge now" steering call drives renewals (approved → a new
  * order with a captured payment and the same total; declined → recorded + `payneteasy.recurring_payment.charge_failed`);
- * cancel; a guest order and a keyless registration get a visible "not set up" reason.
+ * cancel; a guest order and a keyless registration get a visible "not set up" reason. Reconciliation (one tick run
+ * directly, with a clock moved past the due date): a charge whose callback was lost becomes one renewal order and the
+ * late callback adds none; a charge the gateway never reports is flagged for a person after the grace period.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { payHostedPage } from "../../src/sandbox"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
+import { callbackControl } from "../../src/gateway"
+import { reconcileRecurringCharges } from "../../src/workflows/payneteasy/recurring/reconcile-charges"
+import { backendUrl } from "../helpers/backend-url"
 import { createRecurringFromOrderWorkflow } from "../../src/workflows/payneteasy/recurring/create-from-order"
 import { CHARGE_FAILED_EVENT } from "../../src/workflows/payneteasy/recurring/charge-callback"
 import { TEST_APP_DIR } from "../helpers/paths"
@@ -61,7 +66,7 @@ medusaIntegrationTestRunner({
         const list = await listFor(orderId)
         return list.length && list.every((r: any) => r.status !== "pending") ? list : undefined
       })
-    const chargeNow = async (rpId: string, outcome: "approved" | "declined") => {
+    const chargeNow = async (rpId: string, outcome: "approved" | "declined" | "lost") => {
       const res = await fetch(`${sandbox().origin}/__sandbox/recurring-payments/${rpId}/charge`, {
         method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome }),
       })
@@ -154,6 +159,77 @@ medusaIntegrationTestRunner({
       const unmatched = await waitFor("the post-cancel charge", async () =>
         (await listFor(order.id))[0].charges.find((c: any) => c.gateway_order_id === after.orderid))
       expect(unmatched).toMatchObject({ status: "unmatched", renewal_order_id: null, note: expect.stringMatching(/cancelled/) })
+    })
+
+    const tickAt = (at: Date) => reconcileRecurringCharges(getContainer(), { now: () => at })
+    const nextChargeAt = async (orderId: string) => new Date((await listFor(orderId))[0].next_charge_at)
+
+    it("reconciliation: a renewal whose callback was lost becomes one paid order; the late callback makes no second one", async () => {
+      const customer = await registerCustomer(api, eur, "lost-callback")
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      expect(rp.status).toBe("active")
+      const due = await nextChargeAt(order.id)
+
+      const lost = await chargeNow(rp.recurring_payment_id, "lost")
+      await new Promise((r) => setTimeout(r, 500))
+      expect((await listFor(order.id))[0].charges).toEqual([])
+      // before the due date nothing is asked
+      expect(await tickAt(new Date(due.getTime() - 60_000))).toMatchObject({ checked: 0, found: 0 })
+      const report = await tickAt(new Date(due.getTime() + 60_000))
+      expect(report).toMatchObject({ skipped: false, found: 1, flagged: 0, errors: 0 })
+
+      const [after] = await listFor(order.id)
+      expect(after.charges).toHaveLength(1)
+      expect(after.charges[0]).toMatchObject({ gateway_order_id: lost.orderid, status: "approved", amount: PER_PERIOD, currency_code: "EUR",
+        renewal_order_id: expect.stringMatching(/^order_/) })
+      expect(new Date(after.next_charge_at).getTime()).toBeGreaterThan(due.getTime())
+      const renewalId = after.charges[0].renewal_order_id
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: [renewal] } = await query.graph({ entity: "order", fields: ["id", "total", "customer_id", "payment_collections.id"], filters: { id: renewalId } })
+      expect((renewal as any).customer_id).toBe(customer.id)
+      expect(toGatewayAmount((renewal as any).total, "EUR")).toBe(PER_PERIOD)
+      const payments = await getContainer().resolve(Modules.PAYMENT).listPayments(
+        { payment_collection_id: (renewal as any).payment_collections.map((c: any) => c.id) } as any, { relations: ["captures"] })
+      expect(payments).toHaveLength(1)
+      expect((payments[0] as any).captured_at).toBeTruthy()
+      expect((payments[0] as any).captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([PER_PERIOD])
+
+      // the gateway's callback arrives after all: verified, processed, and no second order
+      const clientOrderId = `${rp.id}-c1` // the sandbox's charge form (README "Assumption")
+      const url = new URL(`${backendUrl()}/payneteasy/callback`)
+      const params = { status: "approved", type: "sale", orderid: lost.orderid, client_orderid: clientOrderId, merchant_order: clientOrderId,
+        amount: PER_PERIOD, currency: "EUR", control: callbackControl("approved", lost.orderid, clientOrderId, DEFAULT_SANDBOX_MERCHANT.controlKey) }
+      for (const [k, v] of Object.entries(params)) url.searchParams.append(k, v)
+      expect((await fetch(url)).status).toBe(200)
+      const logged = await waitFor("the late callback processed", async () => {
+        const rows = await getContainer().resolve("payneteasy").listPaynetEasyCallbacks({ orderid: lost.orderid })
+        return rows.length && rows.every((r: any) => r.outcome !== "received") ? rows : undefined
+      })
+      expect(logged).toHaveLength(1)
+      expect(logged[0].outcome_detail).toMatch(/already recorded/)
+      const [final] = await listFor(order.id)
+      expect(final.charges.map((c: any) => c.renewal_order_id)).toEqual([renewalId])
+      const orders = await getContainer().resolve(Modules.ORDER).listOrders({ customer_id: customer.id } as any, { select: ["id", "metadata"] })
+      expect(orders.filter((o: any) => o.metadata?.payneteasy_recurring_payment === rp.id).map((o: any) => o.id)).toEqual([renewalId])
+      // and a second tick asks nothing: the next charge is a period away
+      expect(await tickAt(new Date(due.getTime() + 120_000))).toMatchObject({ found: 0, flagged: 0 })
+    })
+
+    it("reconciliation: a charge the gateway never reports is flagged for a person after the grace period, never silently", async () => {
+      const customer = await registerCustomer(api, eur, "overdue")
+      const order = await buy(V4_PROVIDER, customer.headers)
+      await settledFor(order.id)
+      const due = await nextChargeAt(order.id)
+      const early = await tickAt(new Date(due.getTime() + 3_600_000))
+      expect(early).toMatchObject({ checked: 1, found: 0, flagged: 0, errors: 0 })
+      expect((await listFor(order.id))[0]).toMatchObject({ status: "active", reason: null })
+      const late = await tickAt(new Date(due.getTime() + 49 * 3_600_000))
+      expect(late).toMatchObject({ checked: 1, found: 0, flagged: 1, errors: 0 })
+      const [flagged] = await listFor(order.id)
+      expect(flagged).toMatchObject({ status: "needs_attention", reason: expect.stringMatching(/no charge reported by the gateway.*48 h late.*-c1.*merchant portal/) })
+      // no longer asked about: a flagged row waits for a person (or a charge, which clears the flag)
+      expect(await tickAt(new Date(due.getTime() + 50 * 3_600_000))).toMatchObject({ checked: 0 })
     })
 
     it("a guest buying a subscription product gets the order and a visible 'not set up' reason; no gateway call", async () => {
