@@ -203,7 +203,7 @@ medusaIntegrationTestRunner({
       for (const [k, v] of Object.entries(params)) url.searchParams.append(k, v)
       expect((await fetch(url)).status).toBe(200)
       const logged = await waitFor("the late callback processed", async () => {
-        const rows = await getContainer().resolve("payneteasy").listPaynetEasyCallbacks({ orderid: lost.orderid })
+        const rows: any[] = await getContainer().resolve<any>("payneteasy").listPaynetEasyCallbacks({ orderid: lost.orderid })
         return rows.length && rows.every((r: any) => r.outcome !== "received") ? rows : undefined
       })
       expect(logged).toHaveLength(1)
