@@ -188,7 +188,12 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
               sku: `PNE-TEST-${tag}`,
               manage_inventory: false,
               options: { Size: "One size" },
-              prices: [{ currency_code: currency, amount: unitPrice as number }],
+              // a region price as well when the region's prices include tax: Medusa takes that preference from the
+              // region only for prices with the region rule (a bare currency price follows the currency's preference)
+              prices: [
+                { currency_code: currency, amount: unitPrice as number },
+                ...(options.tax?.inclusive ? [{ currency_code: currency, amount: unitPrice as number, rules: { region_id: region.id } }] : []),
+              ] as any,
             },
           ],
           sales_channels: [{ id: salesChannel.id }],

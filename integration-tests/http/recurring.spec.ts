@@ -48,12 +48,12 @@ medusaIntegrationTestRunner({
       await getContainer().resolve(Modules.PRODUCT).updateProducts(eur.productId, { metadata: { payneteasy_recurring: { period: "month", interval: 1 } } })
     })
 
-    const buy = async (providerId: string, headers: Record<string, string>) => {
-      const created = await createCart(api, eur, { quantity: 2 })
+    const buy = async (providerId: string, headers: Record<string, string>, store: StoreFixture = eur) => {
+      const created = await createCart(api, store, { quantity: 2 })
       if (headers.authorization) await api.post(`/store/carts/${created.id}/customer`, {}, { headers })
-      const cart = await addShippingMethod(api, eur, created.id)
-      const collection = await createPaymentCollection(api, eur, cart.id)
-      const { session } = await initiatePaymentSession(api, eur, collection.id, providerId, { payer: payerFromCart(cart) })
+      const cart = await addShippingMethod(api, store, created.id)
+      const collection = await createPaymentCollection(api, store, cart.id)
+      const { session } = await initiatePaymentSession(api, store, collection.id, providerId, { payer: payerFromCart(cart) })
       await payHostedPage(session.data.redirectUrl, CARD)
       const done = (await api.post(`/store/carts/${cart.id}/complete`, {}, { headers })).data
       expect(done.type).toBe("order")
@@ -230,6 +230,46 @@ medusaIntegrationTestRunner({
       expect(flagged).toMatchObject({ status: "needs_attention", reason: expect.stringMatching(/no charge reported by the gateway.*48 h late.*-c1.*merchant portal/) })
       // no longer asked about: a flagged row waits for a person (or a charge, which clears the flag)
       expect(await tickAt(new Date(due.getTime() + 50 * 3_600_000))).toMatchObject({ checked: 0 })
+    })
+
+    // 2 × 10.42 + 4.99 shipping, taxed: exclusive 19 % → 24.7996 + 5.9381 = 30.7377 → 30.74; inclusive 20 % → 25.83 (tax inside)
+    it.each([
+      { name: "tax-exclusive 19 %", country: "fr", tax: { rate: 19 }, perPeriod: "30.74", rate: 19 },
+      { name: "tax-inclusive 20 %", country: "it", tax: { rate: 20, inclusive: true }, perPeriod: "25.83", rate: 20 },
+      // Medusa then computes no tax for a new order: the renewal keeps the original's
+      { name: "tax-exclusive 19 %, automatic taxes turned off before the renewal", country: "es", tax: { rate: 19 }, perPeriod: "30.74", rate: 19, automaticOff: true },
+    ])("a renewal in a taxed region ($name) carries the original lines' tax: its total is the charge, paid and captured", async ({ country, tax, perPeriod, rate, automaticOff }) => {
+      const store = await seedStore(getContainer(), {
+        currency: "eur", countries: [country], tax, unitPrice: "10.42", shippingPrice: "4.99", paymentProviders: [V4_PROVIDER],
+      })
+      await getContainer().resolve(Modules.PRODUCT).updateProducts(store.productId, { metadata: { payneteasy_recurring: { period: "month", interval: 1 } } })
+      const customer = await registerCustomer(api, store, `taxed-${country}`)
+      const order = await buy(V4_PROVIDER, customer.headers, store)
+      const [rp] = await settledFor(order.id)
+      expect(rp).toMatchObject({ status: "active", amount: perPeriod, currency_code: "EUR" })
+      if (automaticOff) await getContainer().resolve(Modules.REGION).updateRegions(store.regionId, { automatic_taxes: false })
+      await chargeNow(rp.recurring_payment_id, "approved")
+      const [charge] = await waitFor("the taxed renewal", async () => {
+        const [now] = await listFor(order.id)
+        return now.charges.length && now.charges.every((c: any) => c.status !== "approved" || c.renewal_order_id) ? now.charges : undefined
+      })
+      expect(charge).toMatchObject({ status: "approved", amount: perPeriod, note: null, renewal_order_id: expect.stringMatching(/^order_/) })
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: [renewal] } = await query.graph({
+        entity: "order",
+        fields: ["id", "total", "tax_total", "items.is_tax_inclusive", "items.tax_lines.rate", "shipping_methods.tax_lines.rate", "payment_collections.id"],
+        filters: { id: charge.renewal_order_id },
+      })
+      const r = renewal as any
+      expect(toGatewayAmount(r.total, "EUR")).toBe(perPeriod)
+      expect(Number(r.tax_total)).toBeGreaterThan(0)
+      expect(r.items.map((i: any) => [i.is_tax_inclusive, i.tax_lines.map((t: any) => Number(t.rate))])).toEqual([[tax.inclusive === true, [rate]]])
+      expect(r.shipping_methods.map((m: any) => m.tax_lines.map((t: any) => Number(t.rate)))).toEqual([[rate]])
+      const payments = await getContainer().resolve(Modules.PAYMENT).listPayments(
+        { payment_collection_id: r.payment_collections.map((c: any) => c.id) } as any, { relations: ["captures"] })
+      expect(payments).toHaveLength(1)
+      expect((payments[0] as any).captured_at).toBeTruthy()
+      expect((payments[0] as any).captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([perPeriod])
     })
 
     it("a guest buying a subscription product gets the order and a visible 'not set up' reason; no gateway call", async () => {
