@@ -272,6 +272,29 @@ medusaIntegrationTestRunner({
       expect((payments[0] as any).captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([perPeriod])
     })
 
+    it("the gateway unreachable while setting up: Medusa's step retries finish the job once; every retry failing leaves it needs_attention", async () => {
+      const customer = await registerCustomer(api, eur, "retried")
+      const before = sandbox().control.requests().CREATE_RP_V4 ?? 0
+      // the card reference call fails twice (HTTP 500), then the gateway is back
+      sandbox().control.addFault({ kind: "http-500", operation: "CARDREF_V4", times: 2 })
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      expect(rp).toMatchObject({ status: "active", reason: null, card: { last4: "1111" } })
+      expect(sandbox().control.faults()).toEqual([])
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(1)
+
+      const gone = sandbox().control.addFault({ kind: "http-500", operation: "CARDREF_V4" })
+      try {
+        const other = await registerCustomer(api, eur, "never-reached")
+        const failing = await buy(V4_PROVIDER, other.headers)
+        const [flagged] = await settledFor(failing.id)
+        expect(flagged).toMatchObject({ status: "needs_attention", recurring_payment_id: null, reason: expect.stringMatching(/failed 4 times, 5 s apart.*a person must check/) })
+      } finally {
+        sandbox().control.removeFault(gone.id)
+      }
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(1)
+    })
+
     it("a guest buying a subscription product gets the order and a visible 'not set up' reason; no gateway call", async () => {
       const before = sandbox().control.requests().CREATE_RP_V4 ?? 0
       const order = await buy(V4_PROVIDER, storeHeaders(eur).headers)
