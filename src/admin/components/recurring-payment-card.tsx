@@ -9,6 +9,7 @@ import { Link } from "react-router-dom"
 import { errorText } from "../lib/hooks"
 import { useCancelRecurringPayment, type RecurringPayment } from "../lib/recurring"
 import { describeSchedule } from "../lib/subscription-schedule"
+import { Field } from "./field"
 import { Status, when } from "./format"
 
 const money = (amount: string | null | undefined, currency: string | null | undefined) =>
@@ -46,22 +47,15 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
           <Status value={rp.status} />
         </span>
       </div>
-      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-ui-fg-subtle txt-small">
-        <dt>Gateway recurring payment</dt>
-        <dd className="font-mono" data-testid="payneteasy-recurring-gateway-id">{rp.recurring_payment_id ?? "—"}</dd>
-        <dt>Card</dt>
-        <dd>{rp.card ? `${rp.card.brand ?? "Card"} •••• ${rp.card.last4}` : "—"}</dd>
-        <dt>Created</dt>
-        <dd>{when(rp.created_at)}</dd>
-        <dt>Next charge</dt>
-        <dd data-testid="payneteasy-recurring-next">{rp.status === "active" ? when(rp.next_charge_at) : "—"}</dd>
+      <div className="grid grid-cols-2 gap-4">
+        <Field label="Gateway recurring payment" value={rp.recurring_payment_id} testId="payneteasy-recurring-gateway-id" />
+        <Field label="Card" value={rp.card ? `${rp.card.brand ?? "Card"} •••• ${rp.card.last4}` : null} testId="payneteasy-recurring-card" mono={false} />
+        <Field label="Created" value={when(rp.created_at)} mono={false} />
+        <Field label="Next charge" value={rp.status === "active" ? when(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
         {rp.cancelled_at && (
-          <>
-            <dt>Cancelled</dt>
-            <dd>{`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`}</dd>
-          </>
+          <Field label="Cancelled" value={`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`} mono={false} />
         )}
-      </dl>
+      </div>
       {rp.reason && (
         <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-recurring-reason">{rp.reason}</Text>
       )}
