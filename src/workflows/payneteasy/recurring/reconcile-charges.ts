@@ -19,6 +19,7 @@ import { scrub } from "../../../gateway/scrub"
 import { isNotFound } from "../../../gateway-adapter"
 import { cardsClient } from "../../../gateway-adapter/cards-config"
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
+import { expectedChargeIds } from "../../../recurring/charge-ids"
 import { OVERDUE_REASON_PREFIX, processRecurringCharge } from "./charge-callback"
 import { service } from "./create-from-order"
 
@@ -32,22 +33,12 @@ export const OVERDUE_GRACE_MS = 48 * 3_600_000
 
 export type RecurringReconcileReport = { skipped: boolean; checked: number; found: number; flagged: number; errors: number }
 
-/** The client_orderids worth asking about: the next charge number first, then numbers skipped so far (newest first). */
-export function expectedChargeIds(rowId: string, recorded: string[], max = MAX_ASKS): string[] {
-  const pattern = new RegExp(`^${rowId}-c(\\d+)$`)
-  const seen = new Set(recorded.map((c) => pattern.exec(c.trim())?.[1]).filter(Boolean).map(Number))
-  const highest = Math.max(0, ...seen)
-  const ids = [highest + 1]
-  for (let n = highest - 1; n >= 1 && ids.length < max; n--) if (!seen.has(n)) ids.push(n)
-  return ids.slice(0, max).map((n) => `${rowId}-c${n}`)
-}
-
 type One = "found" | "waiting" | "flagged"
 
 async function reconcileOne(container: MedusaContainer, rp: RecurringPaymentRow, now: Date): Promise<One> {
   const svc = service(container)
   const charges = (await svc.listPaynetEasyRecurringCharges({ recurring_payment_row_id: rp.id }, { select: ["client_orderid"] })) as Array<{ client_orderid: string }>
-  const asked = expectedChargeIds(rp.id, charges.map((c) => c.client_orderid))
+  const asked = expectedChargeIds(rp.id, charges.map((c) => c.client_orderid), MAX_ASKS)
   const client = cardsClient(container, rp.provider_id!)
   for (const clientOrderId of asked) {
     let status
