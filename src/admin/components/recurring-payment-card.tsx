@@ -74,14 +74,14 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
           <Table.Body>
             {rp.charges.map((c) => (
               <Table.Row key={c.id} data-testid="payneteasy-recurring-charge">
-                <Table.Cell>{when(c.charged_at)}</Table.Cell>
+                <Table.Cell className="whitespace-nowrap">{when(c.charged_at)}</Table.Cell>
                 <Table.Cell>
                   <Status value={c.status} />
                   {c.error_message || c.note ? (
                     <Text size="xsmall" className="text-ui-fg-subtle">{[c.error_message, c.note].filter(Boolean).join(" — ")}</Text>
                   ) : null}
                 </Table.Cell>
-                <Table.Cell>{money(c.amount, c.currency_code)}</Table.Cell>
+                <Table.Cell className="whitespace-nowrap">{money(c.amount, c.currency_code)}</Table.Cell>
                 <Table.Cell>
                   {c.renewal_order_id ? (
                     <Link to={`/orders/${c.renewal_order_id}`} className="text-ui-fg-interactive" data-testid="payneteasy-renewal-order">
@@ -99,7 +99,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
       {CANCELLABLE.has(rp.status) && (
         <div className="flex items-center justify-between gap-x-3">
           <Text size="xsmall" className="text-ui-fg-muted">{CANCEL_LIMITS}</Text>
-          <Button size="small" variant="danger" onClick={onCancel} isLoading={cancel.isPending} data-testid="payneteasy-recurring-cancel">
+          <Button size="small" variant="danger" className="shrink-0" onClick={onCancel} isLoading={cancel.isPending} data-testid="payneteasy-recurring-cancel">
             Cancel subscription
           </Button>
         </div>
