@@ -14,13 +14,13 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { randomUUID } from "node:crypto"
 import { scrub } from "../../../gateway/scrub"
 import { isNotFound } from "../../../gateway-adapter"
 import { cardsClient } from "../../../gateway-adapter/cards-config"
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
 import { expectedChargeIds } from "../../../recurring/charge-ids"
 import { OVERDUE_REASON_PREFIX, processRecurringCharge } from "./charge-callback"
+import { underTickLock } from "../tick-lock"
 import { service } from "./create-from-order"
 
 export const RECURRING_TICK_LOCK = "payneteasy:recurring:tick"
@@ -78,14 +78,7 @@ async function reconcileOne(container: MedusaContainer, rp: RecurringPaymentRow,
 export async function reconcileRecurringCharges(container: MedusaContainer, options: { now?: () => Date } = {}): Promise<RecurringReconcileReport> {
   const now = options.now ?? (() => new Date())
   const report: RecurringReconcileReport = { skipped: false, checked: 0, found: 0, flagged: 0, errors: 0 }
-  const locking = container.resolve(Modules.LOCKING)
-  const ownerId = `payneteasy-recurring-${randomUUID()}`
-  try {
-    await locking.acquire(RECURRING_TICK_LOCK, { ownerId, expire: 120 })
-  } catch {
-    return { ...report, skipped: true }
-  }
-  try {
+  const done = await underTickLock(container, RECURRING_TICK_LOCK, async () => {
     const at = now()
     const due = (await service(container).listPaynetEasyRecurringPayments(
       { status: "active", recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
@@ -105,7 +98,6 @@ export async function reconcileRecurringCharges(container: MedusaContainer, opti
       }
     }
     return report
-  } finally {
-    await locking.release(RECURRING_TICK_LOCK, { ownerId })
-  }
+  })
+  return done ?? { ...report, skipped: true }
 }
