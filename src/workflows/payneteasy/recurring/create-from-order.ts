@@ -210,13 +210,16 @@ const reserveRecurringRowsStep = createStep(
   async (orderId: string | null | undefined, { container }) => {
     if (!orderId) return
     const svc = service(container)
-    const pending = (await svc.listPaynetEasyRecurringPayments({ order_id: orderId, status: "pending" })) as RecurringPaymentRow[]
-    for (const r of pending) {
-      await svc.updatePaynetEasyRecurringPayments({
-        id: r.id, status: "needs_attention",
-        reason: `setting up failed ${SET_UP_RETRIES + 1} times, ${SET_UP_RETRY_INTERVAL_S} s apart (the gateway unreachable?): a person must check the gateway and retry`,
-      })
-    }
+    // under the order's lock: another run (a redelivered event) may be setting the same rows up right now
+    await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${orderId}`, async () => {
+      const pending = (await svc.listPaynetEasyRecurringPayments({ order_id: orderId, status: "pending" })) as RecurringPaymentRow[]
+      for (const r of pending) {
+        await svc.updatePaynetEasyRecurringPayments({
+          id: r.id, status: "needs_attention",
+          reason: `setting up failed ${SET_UP_RETRIES + 1} times, ${SET_UP_RETRY_INTERVAL_S} s apart (the gateway unreachable?): a person must check the gateway and retry`,
+        })
+      }
+    }, { timeout: 60 })
   }
 )
 
