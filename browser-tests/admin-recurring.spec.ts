@@ -137,6 +137,12 @@ it("order page: the recurring payment made from the order and its two renewal or
   expect(cardBox!.x).toBeGreaterThan(gatewayBox!.x + 100)
   expect(nextBox!.y).toBeGreaterThan(cardBox!.y + cardBox!.height - 1)
   expect(Math.abs(nextBox!.x - cardBox!.x)).toBeLessThan(2)
+  // nothing of the charges table runs out of the card
+  const cardEdge = await widget.getByTestId("payneteasy-recurring-payment").boundingBox()
+  for (const link of await widget.getByTestId("payneteasy-renewal-order").all()) {
+    const box = await link.boundingBox()
+    expect(box!.x + box!.width).toBeLessThanOrEqual(cardEdge!.x + cardEdge!.width + 1)
+  }
   await app().screenshot("order-recurring", widget)
 
   // A renewal order's link opens that order's page.

@@ -84,7 +84,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
                 <Table.Cell className="whitespace-nowrap">{money(c.amount, c.currency_code)}</Table.Cell>
                 <Table.Cell>
                   {c.renewal_order_id ? (
-                    <Link to={`/orders/${c.renewal_order_id}`} className="text-ui-fg-interactive" data-testid="payneteasy-renewal-order">
+                    <Link to={`/orders/${c.renewal_order_id}`} className="break-all text-ui-fg-interactive" data-testid="payneteasy-renewal-order">
                       {c.renewal_order_id}
                     </Link>
                   ) : (
