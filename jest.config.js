@@ -14,6 +14,8 @@ module.exports = {
   moduleFileExtensions: ["js", "ts", "tsx", "json"],
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
   testTimeout: 60000,
+  // The default report, then a digest of what failed as the run's last lines (CI shows a log's tail).
+  reporters: ["default", "<rootDir>/integration-tests/setup/failure-digest-reporter.js"],
 }
 const type = process.env.TEST_TYPE
 if (type === "integration:http") {

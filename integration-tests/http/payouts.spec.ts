@@ -122,7 +122,9 @@ medusaIntegrationTestRunner({
         expect(c.status).toBe(200)
         expect(c.data.payout.confirmed_by).toBe(`user:${admin.userId}`)
         const done = await waitCallback(checked.id, "approved")
-        expect(done.status).toBe("approved")
+        // The history rides along so a failure shows how the payout got where it is.
+        const trail = done.history.map((h: any) => `${h.actor}: ${h.from_status}→${h.to_status} (${h.event})`)
+        expect({ status: done.status, trail }).toEqual({ status: "approved", trail })
         expect(done.history.map((h: any) => h.to_status)).toEqual(expect.arrayContaining(["pending", "checked", "processing", "approved"]))
         expect(gatewayOrders(checked.id)[0].transactions.map((t: any) => t.type)).toEqual(["payout-check", "payout"])
       })
@@ -379,6 +381,37 @@ medusaIntegrationTestRunner({
         expect(requests()).toEqual(before)
         expect((await api.get("/admin/payneteasy/payouts", headers())).data.count).toBe(0)
       })
+    })
+
+    it("the detail's status always agrees with its newest history row, even while changes commit (one snapshot)", async () => {
+      const res = await create({ method: "single", amount: "1.25", currency_code: "EUR", destination: DESTINATIONS.wallet })
+      const p = await waitStatus(res.data.payout.id, ["approved"])
+      const svc = getContainer().resolve(PAYNETEASY_MODULE) as any
+      // 60 state changes written as the plugin writes them (row + history in one transaction), racing 4 pollers.
+      const statuses = ["processing", "approved"]
+      let writing = true
+      const writer = (async () => {
+        for (let i = 0; i < 60; i++) {
+          const to = statuses[i % 2]
+          await svc.changePayout({ id: p.id, status: to }, {
+            payout_id: p.id, at: new Date(), actor: "test", event: `change ${i}`, from_status: statuses[(i + 1) % 2], to_status: to, gateway: null, note: null,
+          })
+        }
+        writing = false
+      })()
+      const disagreements: string[] = []
+      let reads = 0
+      await Promise.all(Array.from({ length: 4 }, async () => {
+        while (writing) {
+          const d = await detail(p.id)
+          reads++
+          const last = d.history[d.history.length - 1]
+          if (last.to_status !== d.status) disagreements.push(`status ${d.status}, newest history ${last.event} → ${last.to_status}`)
+        }
+      }))
+      await writer
+      expect(reads).toBeGreaterThan(20)
+      expect(disagreements).toEqual([])
     })
 
     it("the payout history is append-only in the database: UPDATE and DELETE fail (service and raw SQL), INSERT works", async () => {

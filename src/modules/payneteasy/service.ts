@@ -116,6 +116,21 @@ class PaynetEasyModuleService extends MedusaService({
   }
 
   /**
+   * Runs `read` with a context whose reads all see one database snapshot (a REPEATABLE READ transaction). For views
+   * made of two reads — a payout and its history, recurring payments and their charges: the writers commit a row and
+   * its history together, and two separate reads could fall on either side of that commit (a history row whose status
+   * change the row does not show yet).
+   */
+  async readSnapshot<T>(read: (context: Context) => Promise<T>): Promise<T> {
+    return this.inSnapshot(read, { isolationLevel: "repeatable read" })
+  }
+
+  @InjectTransactionManager()
+  protected async inSnapshot<T>(read: (context: Context) => Promise<T>, @MedusaContext() sharedContext: Context = {}): Promise<T> {
+    return read(sharedContext)
+  }
+
+  /**
    * Claims up to `limit` due reconciliation rows: one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) moves
    * their `next_check_at` forward by `leaseMs`, so a concurrent claimer skips them. Returns the claimed rows.
    */

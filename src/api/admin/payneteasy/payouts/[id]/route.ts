@@ -1,16 +1,25 @@
-/** `GET /admin/payneteasy/payouts/:id` → `{ payout }` with `payout.history` (oldest first). Admin authentication. */
+/**
+ * `GET /admin/payneteasy/payouts/:id` → `{ payout }` with `payout.history` (oldest first), both read from one database
+ * snapshot (the service's readSnapshot) so the status and the history agree. Admin authentication.
+ */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { getPayout, historyView, payoutService, payoutView, type HistoryRow } from "../../../../../workflows/payneteasy/payouts/payout-state"
+import { historyView, payoutService, payoutView, type HistoryRow, type PayoutRow } from "../../../../../workflows/payneteasy/payouts/payout-state"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const payout = await getPayout(req.scope, req.params.id)
-  if (!payout) {
+  const svc = payoutService(req.scope)
+  const found = await svc.readSnapshot(async (context) => {
+    const [payout] = (await svc.listPaynetEasyPayouts({ id: req.params.id }, { take: 1 }, context)) as unknown as PayoutRow[]
+    if (!payout) return undefined
+    const history = (await svc.listPaynetEasyPayoutHistories(
+      { payout_id: payout.id },
+      { order: { at: "ASC", created_at: "ASC" }, take: 1000 },
+      context
+    )) as unknown as HistoryRow[]
+    return { payout, history }
+  })
+  if (!found) {
     res.status(404).json({ type: "not_found", message: `payout ${req.params.id} not found` })
     return
   }
-  const history = (await payoutService(req.scope).listPaynetEasyPayoutHistories(
-    { payout_id: payout.id },
-    { order: { at: "ASC", created_at: "ASC" }, take: 1000 }
-  )) as unknown as HistoryRow[]
-  res.json({ payout: { ...payoutView(payout), history: history.map(historyView) } })
+  res.json({ payout: { ...payoutView(found.payout), history: found.history.map(historyView) } })
 }
