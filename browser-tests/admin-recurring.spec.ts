@@ -128,6 +128,21 @@ it("order page: the recurring payment made from the order and its two renewal or
   await widget.getByTestId("payneteasy-recurring-charge").nth(1).waitFor()
   expect(await widget.getByTestId("payneteasy-recurring-charge").count()).toBe(2)
   expect((await widget.getByTestId("payneteasy-renewal-order").allTextContents()).sort()).toEqual([...renewalIds].sort())
+  // a tidy key/value grid: two fields per row, side by side (not one stacked column)
+  const gatewayBox = await widget.getByTestId("payneteasy-recurring-gateway-id").boundingBox()
+  const cardBox = await widget.getByTestId("payneteasy-recurring-card").boundingBox()
+  const nextBox = await widget.getByTestId("payneteasy-recurring-next").boundingBox()
+  expect(gatewayBox && cardBox && nextBox).toBeTruthy()
+  expect(Math.abs(cardBox!.y - gatewayBox!.y)).toBeLessThan(2)
+  expect(cardBox!.x).toBeGreaterThan(gatewayBox!.x + 100)
+  expect(nextBox!.y).toBeGreaterThan(cardBox!.y + cardBox!.height - 1)
+  expect(Math.abs(nextBox!.x - cardBox!.x)).toBeLessThan(2)
+  // nothing of the charges table runs out of the card
+  const cardEdge = await widget.getByTestId("payneteasy-recurring-payment").boundingBox()
+  for (const link of await widget.getByTestId("payneteasy-renewal-order").all()) {
+    const box = await link.boundingBox()
+    expect(box!.x + box!.width).toBeLessThanOrEqual(cardEdge!.x + cardEdge!.width + 1)
+  }
   await app().screenshot("order-recurring", widget)
 
   // A renewal order's link opens that order's page.

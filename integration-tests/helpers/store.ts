@@ -17,6 +17,7 @@ import {
   createShippingOptionsWorkflow,
   createShippingProfilesWorkflow,
   createStockLocationsWorkflow,
+  createTaxRegionsWorkflow,
   createUserAccountWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
   linkSalesChannelsToStockLocationWorkflow,
@@ -50,6 +51,12 @@ export interface SeedStoreOptions {
   shippingPrice?: Amount
   /** Suffix for names, so a spec can seed twice. Default: random. */
   tag?: string
+  /**
+   * A tax rate (percent) for every country of the region (Medusa's system tax provider, `tp_system`), and whether the
+   * region's prices include it. Default: no tax. A country's tax region exists once per database: give each taxed
+   * store its own countries.
+   */
+  tax?: { rate: number; inclusive?: boolean }
 }
 
 export interface StoreFixture {
@@ -101,10 +108,20 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
           currency_code: currency,
           countries,
           payment_providers: paymentProviders,
+          ...(options.tax ? { is_tax_inclusive: options.tax.inclusive === true } : {}),
         },
       ],
     },
   })
+
+  if (options.tax) {
+    const rate = options.tax.rate
+    await createTaxRegionsWorkflow(container).run({
+      input: countries.map((country_code) => ({
+        country_code, provider_id: "tp_system", default_tax_rate: { rate, code: `VAT${rate}`, name: `Test VAT ${rate}%` },
+      })),
+    })
+  }
 
   const {
     result: [stockLocation],
@@ -171,7 +188,12 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
               sku: `PNE-TEST-${tag}`,
               manage_inventory: false,
               options: { Size: "One size" },
-              prices: [{ currency_code: currency, amount: unitPrice as number }],
+              // a region price as well when the region's prices include tax: Medusa takes that preference from the
+              // region only for prices with the region rule (a bare currency price follows the currency's preference)
+              prices: [
+                { currency_code: currency, amount: unitPrice as number },
+                ...(options.tax?.inclusive ? [{ currency_code: currency, amount: unitPrice as number, rules: { region_id: region.id } }] : []),
+              ] as any,
             },
           ],
           sales_channels: [{ id: salesChannel.id }],

@@ -4,11 +4,16 @@
  * public half the sandbox merchant holds, as saved-cards-v4.spec.ts) and the order.placed subscriber creates exactly one
  * recurring payment at the gateway; the sandbox's "next charge now" steering call drives renewals (approved → a new
  * order with a captured payment and the same total; declined → recorded + `payneteasy.recurring_payment.charge_failed`);
- * cancel; a guest order and a keyless registration get a visible "not set up" reason.
+ * cancel; a guest order and a keyless registration get a visible "not set up" reason. Reconciliation (one tick run
+ * directly, with a clock moved past the due date): a charge whose callback was lost becomes one renewal order and the
+ * late callback adds none; a charge the gateway never reports is flagged for a person after the grace period.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { payHostedPage } from "../../src/sandbox"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
+import { callbackControl } from "../../src/gateway"
+import { reconcileRecurringCharges } from "../../src/workflows/payneteasy/recurring/reconcile-charges"
+import { backendUrl } from "../helpers/backend-url"
 import { createRecurringFromOrderWorkflow } from "../../src/workflows/payneteasy/recurring/create-from-order"
 import { CHARGE_FAILED_EVENT } from "../../src/workflows/payneteasy/recurring/charge-callback"
 import { TEST_APP_DIR } from "../helpers/paths"
@@ -43,12 +48,12 @@ medusaIntegrationTestRunner({
       await getContainer().resolve(Modules.PRODUCT).updateProducts(eur.productId, { metadata: { payneteasy_recurring: { period: "month", interval: 1 } } })
     })
 
-    const buy = async (providerId: string, headers: Record<string, string>) => {
-      const created = await createCart(api, eur, { quantity: 2 })
+    const buy = async (providerId: string, headers: Record<string, string>, store: StoreFixture = eur) => {
+      const created = await createCart(api, store, { quantity: 2 })
       if (headers.authorization) await api.post(`/store/carts/${created.id}/customer`, {}, { headers })
-      const cart = await addShippingMethod(api, eur, created.id)
-      const collection = await createPaymentCollection(api, eur, cart.id)
-      const { session } = await initiatePaymentSession(api, eur, collection.id, providerId, { payer: payerFromCart(cart) })
+      const cart = await addShippingMethod(api, store, created.id)
+      const collection = await createPaymentCollection(api, store, cart.id)
+      const { session } = await initiatePaymentSession(api, store, collection.id, providerId, { payer: payerFromCart(cart) })
       await payHostedPage(session.data.redirectUrl, CARD)
       const done = (await api.post(`/store/carts/${cart.id}/complete`, {}, { headers })).data
       expect(done.type).toBe("order")
@@ -61,7 +66,7 @@ medusaIntegrationTestRunner({
         const list = await listFor(orderId)
         return list.length && list.every((r: any) => r.status !== "pending") ? list : undefined
       })
-    const chargeNow = async (rpId: string, outcome: "approved" | "declined") => {
+    const chargeNow = async (rpId: string, outcome: "approved" | "declined" | "lost") => {
       const res = await fetch(`${sandbox().origin}/__sandbox/recurring-payments/${rpId}/charge`, {
         method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome }),
       })
@@ -154,6 +159,140 @@ medusaIntegrationTestRunner({
       const unmatched = await waitFor("the post-cancel charge", async () =>
         (await listFor(order.id))[0].charges.find((c: any) => c.gateway_order_id === after.orderid))
       expect(unmatched).toMatchObject({ status: "unmatched", renewal_order_id: null, note: expect.stringMatching(/cancelled/) })
+    })
+
+    const tickAt = (at: Date) => reconcileRecurringCharges(getContainer(), { now: () => at })
+    const nextChargeAt = async (orderId: string) => new Date((await listFor(orderId))[0].next_charge_at)
+
+    it("reconciliation: a renewal whose callback was lost becomes one paid order; the late callback makes no second one", async () => {
+      const customer = await registerCustomer(api, eur, "lost-callback")
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      expect(rp.status).toBe("active")
+      const due = await nextChargeAt(order.id)
+
+      const lost = await chargeNow(rp.recurring_payment_id, "lost")
+      await new Promise((r) => setTimeout(r, 500))
+      expect((await listFor(order.id))[0].charges).toEqual([])
+      // before the due date nothing is asked
+      expect(await tickAt(new Date(due.getTime() - 60_000))).toMatchObject({ checked: 0, found: 0 })
+      const report = await tickAt(new Date(due.getTime() + 60_000))
+      expect(report).toMatchObject({ skipped: false, found: 1, flagged: 0, errors: 0 })
+
+      const [after] = await listFor(order.id)
+      expect(after.charges).toHaveLength(1)
+      expect(after.charges[0]).toMatchObject({ gateway_order_id: lost.orderid, status: "approved", amount: PER_PERIOD, currency_code: "EUR",
+        renewal_order_id: expect.stringMatching(/^order_/) })
+      expect(new Date(after.next_charge_at).getTime()).toBeGreaterThan(due.getTime())
+      const renewalId = after.charges[0].renewal_order_id
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: [renewal] } = await query.graph({ entity: "order", fields: ["id", "total", "customer_id", "payment_collections.id"], filters: { id: renewalId } })
+      expect((renewal as any).customer_id).toBe(customer.id)
+      expect(toGatewayAmount((renewal as any).total, "EUR")).toBe(PER_PERIOD)
+      const payments = await getContainer().resolve(Modules.PAYMENT).listPayments(
+        { payment_collection_id: (renewal as any).payment_collections.map((c: any) => c.id) } as any, { relations: ["captures"] })
+      expect(payments).toHaveLength(1)
+      expect((payments[0] as any).captured_at).toBeTruthy()
+      expect((payments[0] as any).captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([PER_PERIOD])
+
+      // the gateway's callback arrives after all: verified, processed, and no second order
+      const clientOrderId = `${rp.id}-c1` // the sandbox's charge form (README "Assumption")
+      const url = new URL(`${backendUrl()}/payneteasy/callback`)
+      const params = { status: "approved", type: "sale", orderid: lost.orderid, client_orderid: clientOrderId, merchant_order: clientOrderId,
+        amount: PER_PERIOD, currency: "EUR", control: callbackControl("approved", lost.orderid, clientOrderId, DEFAULT_SANDBOX_MERCHANT.controlKey) }
+      for (const [k, v] of Object.entries(params)) url.searchParams.append(k, v)
+      expect((await fetch(url)).status).toBe(200)
+      const logged = await waitFor("the late callback processed", async () => {
+        const rows: any[] = await getContainer().resolve<any>("payneteasy").listPaynetEasyCallbacks({ orderid: lost.orderid })
+        return rows.length && rows.every((r: any) => r.outcome !== "received") ? rows : undefined
+      })
+      expect(logged).toHaveLength(1)
+      expect(logged[0].outcome_detail).toMatch(/already recorded/)
+      const [final] = await listFor(order.id)
+      expect(final.charges.map((c: any) => c.renewal_order_id)).toEqual([renewalId])
+      const orders = await getContainer().resolve(Modules.ORDER).listOrders({ customer_id: customer.id } as any, { select: ["id", "metadata"] })
+      expect(orders.filter((o: any) => o.metadata?.payneteasy_recurring_payment === rp.id).map((o: any) => o.id)).toEqual([renewalId])
+      // and a second tick asks nothing: the next charge is a period away
+      expect(await tickAt(new Date(due.getTime() + 120_000))).toMatchObject({ found: 0, flagged: 0 })
+    })
+
+    it("reconciliation: a charge the gateway never reports is flagged for a person after the grace period, never silently", async () => {
+      const customer = await registerCustomer(api, eur, "overdue")
+      const order = await buy(V4_PROVIDER, customer.headers)
+      await settledFor(order.id)
+      const due = await nextChargeAt(order.id)
+      const early = await tickAt(new Date(due.getTime() + 3_600_000))
+      expect(early).toMatchObject({ checked: 1, found: 0, flagged: 0, errors: 0 })
+      expect((await listFor(order.id))[0]).toMatchObject({ status: "active", reason: null })
+      const late = await tickAt(new Date(due.getTime() + 49 * 3_600_000))
+      expect(late).toMatchObject({ checked: 1, found: 0, flagged: 1, errors: 0 })
+      const [flagged] = await listFor(order.id)
+      expect(flagged).toMatchObject({ status: "needs_attention", reason: expect.stringMatching(/no charge reported by the gateway.*48 h late.*-c1.*merchant portal/) })
+      // no longer asked about: a flagged row waits for a person (or a charge, which clears the flag)
+      expect(await tickAt(new Date(due.getTime() + 50 * 3_600_000))).toMatchObject({ checked: 0 })
+    })
+
+    // 2 × 10.42 + 4.99 shipping, taxed: exclusive 19 % → 24.7996 + 5.9381 = 30.7377 → 30.74; inclusive 20 % → 25.83 (tax inside)
+    it.each([
+      { name: "tax-exclusive 19 %", country: "fr", tax: { rate: 19 }, perPeriod: "30.74", rate: 19 },
+      { name: "tax-inclusive 20 %", country: "it", tax: { rate: 20, inclusive: true }, perPeriod: "25.83", rate: 20 },
+      // Medusa then computes no tax for a new order: the renewal keeps the original's
+      { name: "tax-exclusive 19 %, automatic taxes turned off before the renewal", country: "es", tax: { rate: 19 }, perPeriod: "30.74", rate: 19, automaticOff: true },
+    ])("a renewal in a taxed region ($name) carries the original lines' tax: its total is the charge, paid and captured", async ({ country, tax, perPeriod, rate, automaticOff }) => {
+      const store = await seedStore(getContainer(), {
+        currency: "eur", countries: [country], tax, unitPrice: "10.42", shippingPrice: "4.99", paymentProviders: [V4_PROVIDER],
+      })
+      await getContainer().resolve(Modules.PRODUCT).updateProducts(store.productId, { metadata: { payneteasy_recurring: { period: "month", interval: 1 } } })
+      const customer = await registerCustomer(api, store, `taxed-${country}`)
+      const order = await buy(V4_PROVIDER, customer.headers, store)
+      const [rp] = await settledFor(order.id)
+      expect(rp).toMatchObject({ status: "active", amount: perPeriod, currency_code: "EUR" })
+      if (automaticOff) await getContainer().resolve(Modules.REGION).updateRegions(store.regionId, { automatic_taxes: false })
+      await chargeNow(rp.recurring_payment_id, "approved")
+      const [charge] = await waitFor("the taxed renewal", async () => {
+        const [now] = await listFor(order.id)
+        return now.charges.length && now.charges.every((c: any) => c.status !== "approved" || c.renewal_order_id) ? now.charges : undefined
+      })
+      expect(charge).toMatchObject({ status: "approved", amount: perPeriod, note: null, renewal_order_id: expect.stringMatching(/^order_/) })
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: [renewal] } = await query.graph({
+        entity: "order",
+        fields: ["id", "total", "tax_total", "items.is_tax_inclusive", "items.tax_lines.rate", "shipping_methods.tax_lines.rate", "payment_collections.id"],
+        filters: { id: charge.renewal_order_id },
+      })
+      const r = renewal as any
+      expect(toGatewayAmount(r.total, "EUR")).toBe(perPeriod)
+      expect(Number(r.tax_total)).toBeGreaterThan(0)
+      expect(r.items.map((i: any) => [i.is_tax_inclusive, i.tax_lines.map((t: any) => Number(t.rate))])).toEqual([[tax.inclusive === true, [rate]]])
+      expect(r.shipping_methods.map((m: any) => m.tax_lines.map((t: any) => Number(t.rate)))).toEqual([[rate]])
+      const payments = await getContainer().resolve(Modules.PAYMENT).listPayments(
+        { payment_collection_id: r.payment_collections.map((c: any) => c.id) } as any, { relations: ["captures"] })
+      expect(payments).toHaveLength(1)
+      expect((payments[0] as any).captured_at).toBeTruthy()
+      expect((payments[0] as any).captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([perPeriod])
+    })
+
+    it("the gateway unreachable while setting up: Medusa's step retries finish the job once; every retry failing leaves it needs_attention", async () => {
+      const customer = await registerCustomer(api, eur, "retried")
+      const before = sandbox().control.requests().CREATE_RP_V4 ?? 0
+      // the card reference call fails twice (HTTP 500), then the gateway is back
+      sandbox().control.addFault({ kind: "http-500", operation: "CARDREF_V4", times: 2 })
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      expect(rp).toMatchObject({ status: "active", reason: null, card: { last4: "1111" } })
+      expect(sandbox().control.faults()).toEqual([])
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(1)
+
+      const gone = sandbox().control.addFault({ kind: "http-500", operation: "CARDREF_V4" })
+      try {
+        const other = await registerCustomer(api, eur, "never-reached")
+        const failing = await buy(V4_PROVIDER, other.headers)
+        const [flagged] = await settledFor(failing.id)
+        expect(flagged).toMatchObject({ status: "needs_attention", recurring_payment_id: null, reason: expect.stringMatching(/failed 4 times, 5 s apart.*a person must check/) })
+      } finally {
+        sandbox().control.removeFault(gone.id)
+      }
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(1)
     })
 
     it("a guest buying a subscription product gets the order and a visible 'not set up' reason; no gateway call", async () => {

@@ -1,37 +1,22 @@
 /**
  * `order.placed` → the gateway's recurring payments for the order's subscription items
  * (workflows/payneteasy/recurring/create-from-order.ts). Exactly once comes from the workflow (unique row per
- * schedule + the order's lock), so a redelivered event or a second instance is harmless. A gateway that cannot be
- * reached is retried here with backoff (1 s, 4 s, 16 s); after that the rows stay visible in the admin with the reason.
- * Never touches the order itself: the order is placed whatever happens here.
+ * schedule + the order's lock), so a redelivered event or a second instance is harmless. Retries are Medusa's own:
+ * the set-up step's config (`maxRetries`, `retryInterval`) has the workflow engine run it again (the in-memory engine
+ * with a timer, the Redis engine with a delayed job, so on any instance and across a restart), and when every retry is
+ * spent the workflow's compensation leaves the rows `needs_attention` with the reason. This handler only starts the
+ * workflow; it does not wait out the retries. Never touches the order itself: the order is placed whatever happens here.
  */
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { setTimeout as sleep } from "node:timers/promises"
 import { scrub } from "../gateway/scrub"
-import { createRecurringFromOrderWorkflow, service } from "../workflows/payneteasy/recurring/create-from-order"
-
-const BACKOFF_MS = [1_000, 4_000, 16_000]
+import { createRecurringFromOrderWorkflow } from "../workflows/payneteasy/recurring/create-from-order"
 
 export default async function payneteasyRecurringHandler({ event, container }: SubscriberArgs<{ id: string }>) {
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  let last: unknown
-  for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt++) {
-    try {
-      await createRecurringFromOrderWorkflow(container).run({ input: { order_id: event.data.id } })
-      return
-    } catch (e) {
-      last = e
-      logger.warn(`PaynetEasy: setting up the recurring payment of order ${event.data.id} failed (attempt ${attempt + 1}): ${scrub((e as Error).message)}`)
-      if (attempt < BACKOFF_MS.length) await sleep(BACKOFF_MS[attempt])
-    }
-  }
-  const rows = await service(container).listPaynetEasyRecurringPayments({ order_id: event.data.id, status: "pending" })
-  for (const r of rows) {
-    await service(container).updatePaynetEasyRecurringPayments({
-      id: r.id, status: "needs_attention",
-      reason: `the gateway could not be reached after ${BACKOFF_MS.length + 1} attempts (${scrub((last as Error)?.message ?? "")}); a person must check and retry`,
-    })
+  const { errors } = await createRecurringFromOrderWorkflow(container).run({ input: { order_id: event.data.id }, throwOnError: false })
+  for (const e of errors ?? []) {
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn(
+      `PaynetEasy: the recurring payment of order ${event.data.id} was not set up: ${scrub((e as any)?.error?.message ?? String(e))}`)
   }
 }
 

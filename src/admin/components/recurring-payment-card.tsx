@@ -9,6 +9,7 @@ import { Link } from "react-router-dom"
 import { errorText } from "../lib/hooks"
 import { useCancelRecurringPayment, type RecurringPayment } from "../lib/recurring"
 import { describeSchedule } from "../lib/subscription-schedule"
+import { Field } from "./field"
 import { Status, when } from "./format"
 
 const money = (amount: string | null | undefined, currency: string | null | undefined) =>
@@ -46,22 +47,15 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
           <Status value={rp.status} />
         </span>
       </div>
-      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-ui-fg-subtle txt-small">
-        <dt>Gateway recurring payment</dt>
-        <dd className="font-mono" data-testid="payneteasy-recurring-gateway-id">{rp.recurring_payment_id ?? "—"}</dd>
-        <dt>Card</dt>
-        <dd>{rp.card ? `${rp.card.brand ?? "Card"} •••• ${rp.card.last4}` : "—"}</dd>
-        <dt>Created</dt>
-        <dd>{when(rp.created_at)}</dd>
-        <dt>Next charge</dt>
-        <dd data-testid="payneteasy-recurring-next">{rp.status === "active" ? when(rp.next_charge_at) : "—"}</dd>
+      <div className="grid grid-cols-2 gap-4">
+        <Field label="Gateway recurring payment" value={rp.recurring_payment_id} testId="payneteasy-recurring-gateway-id" />
+        <Field label="Card" value={rp.card ? `${rp.card.brand ?? "Card"} •••• ${rp.card.last4}` : null} testId="payneteasy-recurring-card" mono={false} />
+        <Field label="Created" value={when(rp.created_at)} mono={false} />
+        <Field label="Next charge" value={rp.status === "active" ? when(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
         {rp.cancelled_at && (
-          <>
-            <dt>Cancelled</dt>
-            <dd>{`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`}</dd>
-          </>
+          <Field label="Cancelled" value={`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`} mono={false} />
         )}
-      </dl>
+      </div>
       {rp.reason && (
         <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-recurring-reason">{rp.reason}</Text>
       )}
@@ -80,17 +74,17 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
           <Table.Body>
             {rp.charges.map((c) => (
               <Table.Row key={c.id} data-testid="payneteasy-recurring-charge">
-                <Table.Cell>{when(c.charged_at)}</Table.Cell>
+                <Table.Cell className="whitespace-nowrap">{when(c.charged_at)}</Table.Cell>
                 <Table.Cell>
                   <Status value={c.status} />
                   {c.error_message || c.note ? (
                     <Text size="xsmall" className="text-ui-fg-subtle">{[c.error_message, c.note].filter(Boolean).join(" — ")}</Text>
                   ) : null}
                 </Table.Cell>
-                <Table.Cell>{money(c.amount, c.currency_code)}</Table.Cell>
+                <Table.Cell className="whitespace-nowrap">{money(c.amount, c.currency_code)}</Table.Cell>
                 <Table.Cell>
                   {c.renewal_order_id ? (
-                    <Link to={`/orders/${c.renewal_order_id}`} className="text-ui-fg-interactive" data-testid="payneteasy-renewal-order">
+                    <Link to={`/orders/${c.renewal_order_id}`} className="break-all text-ui-fg-interactive" data-testid="payneteasy-renewal-order">
                       {c.renewal_order_id}
                     </Link>
                   ) : (
@@ -105,7 +99,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
       {CANCELLABLE.has(rp.status) && (
         <div className="flex items-center justify-between gap-x-3">
           <Text size="xsmall" className="text-ui-fg-muted">{CANCEL_LIMITS}</Text>
-          <Button size="small" variant="danger" onClick={onCancel} isLoading={cancel.isPending} data-testid="payneteasy-recurring-cancel">
+          <Button size="small" variant="danger" className="shrink-0" onClick={onCancel} isLoading={cancel.isPending} data-testid="payneteasy-recurring-cancel">
             Cancel subscription
           </Button>
         </div>

@@ -11,19 +11,7 @@ import { Alert, Badge, Button, Container, Heading, Table, Text, toast } from "@m
 import { errorText, useCheckOrder, useOrderPanel } from "../lib/hooks"
 import type { SessionPanel } from "../lib/types"
 import { Status, when } from "../components/format"
-
-function Field({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
-  return (
-    <div className="flex flex-col gap-y-1">
-      <Text size="xsmall" leading="compact" className="text-ui-fg-subtle">
-        {label}
-      </Text>
-      <Text size="small" leading="compact" className="break-all font-mono" data-testid={testId}>
-        {value ?? "—"}
-      </Text>
-    </div>
-  )
-}
+import { Field } from "../components/field"
 
 function Session({ s }: { s: SessionPanel }) {
   return (

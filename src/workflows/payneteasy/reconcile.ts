@@ -27,7 +27,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { randomUUID } from "node:crypto"
 import { scrub } from "../../gateway/scrub"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../reconciliation/backoff"
@@ -36,6 +35,7 @@ import { discoverLedger, reconcileLedgerEntryWorkflow } from "./reconcile-ledger
 import { updateWatchStep } from "./steps/update-watch"
 import { ensureWatched, SESSION_TARGET, watchService as service, watchUpdate, type WatchUpdate } from "../../reconciliation/watch"
 import { settleSession, type SettleResult } from "./settle-session"
+import { underTickLock } from "./tick-lock"
 import { PROVIDER_PREFIX } from "../../gateway-adapter"
 
 export const TICK_LOCK = "payneteasy:reconcile:tick"
@@ -237,15 +237,8 @@ export async function reconcilePaynetEasy(
   const now = options.now ?? (() => new Date())
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)
   const report: ReconcileReport = { skipped: false, discovered: 0, checked: 0, settled: 0, flagged: 0, errors: 0, callbacksRetried: 0 }
-  const locking = container.resolve(Modules.LOCKING)
-  const ownerId = `payneteasy-reconcile-${randomUUID()}`
-  try {
-    await locking.acquire(TICK_LOCK, { ownerId, expire: 120 })
-  } catch {
-    return { ...report, skipped: true }
-  }
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  try {
+  const done = await underTickLock(container, TICK_LOCK, async () => {
     report.discovered = await discover(container, now())
     const due = await service(container).claimDue(now(), CLAIM_LIMIT, LEASE_MS)
     let index = 0
@@ -268,7 +261,6 @@ export async function reconcilePaynetEasy(
     report.callbacksRetried = retried.retried
     report.errors += retried.errors
     return report
-  } finally {
-    await locking.release(TICK_LOCK, { ownerId })
-  }
+  })
+  return done ?? { ...report, skipped: true }
 }

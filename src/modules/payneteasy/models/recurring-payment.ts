@@ -10,7 +10,8 @@
  * - active: the gateway holds the recurring payment (`recurring_payment_id`) and charges on schedule;
  * - not_set_up: nothing was created and nothing will be, with the reason (guest order, no private key, no card);
  * - failed: the gateway refused the request (reason = its message);
- * - needs_attention: the reply was lost and STATUS could not tell whether it exists: a person must check the gateway;
+ * - needs_attention: the reply was lost and STATUS could not tell whether it exists, or a charge is overdue past the
+ *   grace period and the gateway reports none (reconciliation): a person must check the gateway;
  * - cancelled: cancelled in the admin (see README: the gateway documents no cancel call).
  *
  * `card_ref_id` never leaves the backend (admin routes show brand / last four only). `items` are the subscription
@@ -42,6 +43,8 @@ export const PaynetEasyRecurringPayment = model
     /** create-recurring-payment requests sent for this row: above 0 a retry asks STATUS before sending again. */
     attempts: model.number().default(0),
     next_charge_at: model.dateTime().nullable(),
+    /** When reconciliation may next ask the gateway about an overdue charge (recurring/reconcile-charges.ts). */
+    next_check_at: model.dateTime().nullable(),
     cancelled_at: model.dateTime().nullable(),
     cancelled_by: model.text().nullable(),
   })

@@ -6,10 +6,10 @@
  * A tick lock keeps instances from overlapping; a `pending` payout is never re-sent from here, only asked about.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { randomUUID } from "node:crypto"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { scrub } from "../../../gateway/scrub"
 import { nextCheckAt } from "../../../reconciliation/backoff"
+import { underTickLock } from "../tick-lock"
 import { refreshFromStatus } from "./gateway-calls"
 import { applyChange, getPayout, isFinalPayout, payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
 
@@ -22,14 +22,7 @@ export type PayoutReconcileReport = { skipped: boolean; checked: number; changed
 export async function reconcilePayouts(container: MedusaContainer, options: { now?: () => Date } = {}): Promise<PayoutReconcileReport> {
   const now = options.now ?? (() => new Date())
   const report: PayoutReconcileReport = { skipped: false, checked: 0, changed: 0, errors: 0 }
-  const locking = container.resolve(Modules.LOCKING)
-  const ownerId = `payneteasy-payouts-${randomUUID()}`
-  try {
-    await locking.acquire(PAYOUT_TICK_LOCK, { ownerId, expire: 120 })
-  } catch {
-    return { ...report, skipped: true }
-  }
-  try {
+  const done = await underTickLock(container, PAYOUT_TICK_LOCK, async () => {
     const due = (await payoutService(container).listPaynetEasyPayouts(
       { status: OPEN_STATUSES, next_check_at: { $lte: now() } } as Record<string, unknown>,
       { take: LIMIT, order: { next_check_at: "ASC" } }
@@ -59,7 +52,6 @@ export async function reconcilePayouts(container: MedusaContainer, options: { no
       }
     }
     return report
-  } finally {
-    await locking.release(PAYOUT_TICK_LOCK, { ownerId })
-  }
+  })
+  return done ?? { ...report, skipped: true }
 }

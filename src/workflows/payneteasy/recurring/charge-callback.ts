@@ -1,7 +1,8 @@
 /**
  * A recurring payment's charge, reported by callback (route → accept.ts → callback log → process-callback.ts, which
- * hands `pnerp_…` client_orderids here). The callback is only a trigger: STATUS for the charge's client_orderid and
- * orderid decides, under the recurring payment's lock (`payneteasy:recurring:<row id>`), and one charge row per gateway
+ * hands `pnerp_…` client_orderids here), or found by reconciliation when its callback never came (reconcile-charges.ts
+ * passes what STATUS reported, through this same function). The report is only a trigger: STATUS for the charge's
+ * client_orderid and orderid decides, under the recurring payment's lock (`payneteasy:recurring:<row id>`), and one charge row per gateway
  * order (unique) makes a redelivered callback a no-op.
  * - approved → a renewal order with its payment captured (renewal-order.ts); for a cancelled recurring payment, or an
  *   amount that is not the subscription's, nothing is created and the charge is flagged for a person (refund at the gateway);
@@ -24,7 +25,13 @@ export const CHARGE_FAILED_EVENT = "payneteasy.recurring_payment.charge_failed"
 
 type Result = { outcome: "processed" | "ignored" | "flagged"; detail: string }
 
-export async function processRecurringCharge(container: MedusaContainer, row: CallbackRow): Promise<Result> {
+/** What names a charge: a callback row, or the same fields from STATUS (reconciliation). */
+export type ChargeReport = Pick<CallbackRow, "client_orderid" | "orderid" | "amount" | "currency">
+
+/** The reason reconciliation writes when a charge is overdue and unknown to the gateway; a charge arriving clears it. */
+export const OVERDUE_REASON_PREFIX = "no charge reported by the gateway"
+
+export async function processRecurringCharge(container: MedusaContainer, row: ChargeReport): Promise<Result> {
   const id = recurringRowId(row.client_orderid)
   const svc = service(container)
   const [rp] = (id ? await svc.listPaynetEasyRecurringPayments({ id }, { take: 1 }) : []) as RecurringPaymentRow[]
@@ -52,6 +59,14 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ca
         currency_code: rp.currency_code, error_code: status["error-code"] ?? null, error_message: status["error-message"] ?? null,
         note, charged_at: new Date(),
       })
+      // a charge came (whatever its outcome): the next one is a period away, and an "overdue" flag is answered
+      if (rp.status !== "cancelled") {
+        const overdueAnswered = rp.status === "needs_attention" && (rp.reason ?? "").startsWith(OVERDUE_REASON_PREFIX)
+        await svc.updatePaynetEasyRecurringPayments({
+          id: rp.id, next_charge_at: nextChargeDate(new Date(), rp.period, rp.interval),
+          ...(overdueAnswered ? { status: "active", reason: null } : {}),
+        })
+      }
     }
     const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
     if (note) {
@@ -64,7 +79,6 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ca
         data: { id: rp.id, order_id: rp.order_id, customer_id: rp.customer_id, charge_id: charge.id, status: status.status,
           error_code: charge.error_code, error_message: charge.error_message },
       })
-      await svc.updatePaynetEasyRecurringPayments({ id: rp.id, next_charge_at: nextChargeDate(new Date(), rp.period, rp.interval) })
       return { outcome: "processed", detail: `charge ${row.orderid} ${status.status}: recorded, ${CHARGE_FAILED_EVENT} emitted` }
     }
     const renewal = await createRenewalOrder(container, rp, charge)
@@ -73,7 +87,6 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ca
       logger.warn(`PaynetEasy: recurring charge ${row.orderid} of ${rp.id}: ${renewal.reason}`)
       return { outcome: "flagged", detail: renewal.reason }
     }
-    await svc.updatePaynetEasyRecurringPayments({ id: rp.id, next_charge_at: nextChargeDate(new Date(), rp.period, rp.interval) })
     return { outcome: "processed", detail: `charge ${row.orderid} approved: renewal order ${renewal.orderId}` }
   }, { timeout: 60 })
 }

@@ -198,11 +198,45 @@ export async function setUpRecurring(container: MedusaContainer, plan: Recurring
 const planRecurringStep = createStep("payneteasy-plan-recurring", async (input: { order_id: string }, { container }) =>
   new StepResponse(await planRecurring(container, input.order_id)))
 
-const reserveRecurringRowsStep = createStep("payneteasy-reserve-recurring-rows", async (plan: RecurringPlan | null, { container }) =>
-  new StepResponse(plan ? await reserveRows(container, plan) : []))
+/** Retries of the set-up step when it throws (the gateway unreachable for the card reference, a lock timeout). */
+export const SET_UP_RETRIES = 3
+/** Seconds between them: Medusa's step config schedules each retry through the workflow engine (in-memory: a timer; Redis: a delayed job). */
+export const SET_UP_RETRY_INTERVAL_S = 5
 
-const setUpRecurringStep = createStep("payneteasy-set-up-recurring", async (input: { plan: RecurringPlan | null; rows: RecurringPaymentRow[] }, { container }) =>
-  new StepResponse(input.plan && input.rows.length ? await setUpRecurring(container, input.plan) : []))
+const reserveRecurringRowsStep = createStep(
+  "payneteasy-reserve-recurring-rows",
+  async (plan: RecurringPlan | null, { container }) => new StepResponse(plan ? await reserveRows(container, plan) : [], plan?.order_id ?? null),
+  // the set-up failed for good (every retry spent): rows still pending say so, for a person; nothing is deleted
+  async (orderId: string | null | undefined, { container }) => {
+    if (!orderId) return
+    const svc = service(container)
+    // under the order's lock: another run (a redelivered event) may be setting the same rows up right now
+    await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${orderId}`, async () => {
+      const pending = (await svc.listPaynetEasyRecurringPayments({ order_id: orderId, status: "pending" })) as RecurringPaymentRow[]
+      for (const r of pending) {
+        await svc.updatePaynetEasyRecurringPayments({
+          id: r.id, status: "needs_attention",
+          reason: `setting up failed ${SET_UP_RETRIES + 1} times, ${SET_UP_RETRY_INTERVAL_S} s apart (the gateway unreachable?): a person must check the gateway and retry`,
+        })
+      }
+    }, { timeout: 60 })
+  }
+)
+
+type SetUpInput = { plan: RecurringPlan | null; rows: RecurringPaymentRow[] }
+
+const setUpRecurringStep = createStep<SetUpInput, RecurringPaymentRow[], undefined>(
+  { name: "payneteasy-set-up-recurring", maxRetries: SET_UP_RETRIES, retryInterval: SET_UP_RETRY_INTERVAL_S },
+  async (input, { container, metadata }) => {
+    try {
+      return new StepResponse(input.plan && input.rows.length ? await setUpRecurring(container, input.plan) : [])
+    } catch (e) {
+      container.resolve(ContainerRegistrationKeys.LOGGER).warn(
+        `PaynetEasy: setting up the recurring payment of order ${input.plan?.order_id} failed (attempt ${metadata?.attempt ?? 1} of ${SET_UP_RETRIES + 1}): ${scrub((e as Error).message)}`)
+      throw e
+    }
+  }
+)
 
 export const createRecurringFromOrderWorkflow = createWorkflow("payneteasy-create-recurring-from-order", (input: { order_id: string }) => {
   const plan = planRecurringStep(input)

@@ -4,7 +4,7 @@
  * at their original unit prices (core-flows `createOrderWorkflow`), then a payment collection for the order's total
  * (`createOrderPaymentCollectionWorkflow`), a PaynetEasy payment session naming the charge (providers/payneteasy/
  * recurring-charge-payment.ts) and its authorization, which STATUS finds approved as a sale: the payment is recorded
- * captured. The order's total must equal the charge exactly (minor units) or nothing is paid and the charge is flagged.
+ * captured. In a taxed region each line and the shipping carry the original's tax lines and tax-inclusiveness. The order's total must equal the charge exactly (minor units) or nothing is paid and the charge is flagged.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -15,15 +15,26 @@ import { toGatewayAmount } from "../../../payment-data/amounts"
 import type { RecurringItem } from "./create-from-order"
 import { service } from "./create-from-order"
 
+const TAX_LINE = ["rate", "code", "description", "provider_id", "tax_rate_id"]
 const ADDRESS = ["first_name", "last_name", "company", "address_1", "address_2", "city", "province", "postal_code", "country_code", "phone"]
 const ORIGINAL_FIELDS = [
   "id", "email", "region_id", "sales_channel_id", "customer_id", "currency_code",
   ...ADDRESS.map((f) => `shipping_address.${f}`), ...ADDRESS.map((f) => `billing_address.${f}`),
   "shipping_methods.name", "shipping_methods.amount", "shipping_methods.shipping_option_id", "shipping_methods.data",
   "shipping_methods.is_tax_inclusive",
+  "items.variant_id", "items.title", "items.is_tax_inclusive", ...TAX_LINE.map((f) => `items.tax_lines.${f}`),
+  ...TAX_LINE.map((f) => `shipping_methods.tax_lines.${f}`),
 ]
 
 const pick = (a: any) => (a ? Object.fromEntries(ADDRESS.filter((f) => a[f] != null).map((f) => [f, a[f]])) : undefined)
+
+/** The original line's tax, as createOrderWorkflow takes it (rate, code, description, provider, tax rate). */
+const taxLines = (lines: any[] | undefined) =>
+  (lines ?? []).map((t) => Object.fromEntries(TAX_LINE.filter((f) => t[f] != null).map((f) => [f, f === "rate" ? Number(t[f]) : t[f]])))
+
+/** The original order's line a subscription line repeats: same variant (or, for a deleted variant, same title). */
+const originalLine = (original: any, item: RecurringItem) =>
+  (original.items ?? []).find((o: any) => (item.variant_id ? o.variant_id === item.variant_id : o.title === item.title))
 
 export type RenewalResult = { ok: true; orderId: string } | { ok: false; orderId?: string; reason: string }
 
@@ -32,12 +43,20 @@ export async function createRenewalOrder(container: MedusaContainer, rp: Recurri
   const { data } = await query.graph({ entity: "order", fields: ORIGINAL_FIELDS, filters: { id: rp.order_id } })
   const original = data[0] as any
   if (!original) return { ok: false, reason: `the original order ${rp.order_id} no longer exists` }
-  const items = (rp.items as unknown as RecurringItem[]).map((i) => ({
-    variant_id: i.variant_id ?? undefined, title: i.title, quantity: i.quantity, unit_price: i.unit_price,
-  }))
+  // Each line carries the original's tax (is_tax_inclusive and tax lines): the charge was computed from them. With the
+  // region's automatic taxes on, Medusa recomputes them at today's rates (the same, unless a rate changed: then the
+  // totals differ and the charge is flagged below); with them off, these are the order's tax.
+  const items = (rp.items as unknown as RecurringItem[]).map((i) => {
+    const line = originalLine(original, i)
+    return {
+      variant_id: i.variant_id ?? undefined, title: i.title, quantity: i.quantity, unit_price: i.unit_price,
+      ...(line ? { is_tax_inclusive: line.is_tax_inclusive === true, tax_lines: taxLines(line.tax_lines) } : {}),
+    }
+  })
   const shipping = (original.shipping_methods ?? []).map((m: any) => ({
     name: m.name, shipping_option_id: m.shipping_option_id ?? undefined, data: m.data ?? {},
     amount: rp.includes_shipping ? m.amount : 0, is_tax_inclusive: m.is_tax_inclusive,
+    ...(rp.includes_shipping ? { tax_lines: taxLines(m.tax_lines) } : {}),
   }))
   const { result: order } = await createOrderWorkflow(container).run({
     input: {
