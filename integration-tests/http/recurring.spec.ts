@@ -164,6 +164,35 @@ medusaIntegrationTestRunner({
     const tickAt = (at: Date) => reconcileRecurringCharges(getContainer(), { now: () => at })
     const nextChargeAt = async (orderId: string) => new Date((await listFor(orderId))[0].next_charge_at)
 
+    it("a lost reply on create-recurring-payment: STATUS names the gateway's recurring payment, adopted, never sent twice; STATUS down too: needs_attention, one at the gateway", async () => {
+      // the reply is lost after the gateway made the recurring payment: STATUS by our client-orderid finds it
+      const customer = await registerCustomer(api, eur, "lost-create")
+      sandbox().control.addFault({ kind: "response-lost", operation: "CREATE_RP_V4", times: 1 })
+      const before = sandbox().control.requests()
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      expect(rp).toMatchObject({ status: "active", amount: PER_PERIOD, recurring_payment_id: expect.any(String) })
+      expect(sandbox().control.recurringPayment(rp.recurring_payment_id)).toMatchObject({ clientOrderId: rp.id, initialAmount: PER_PERIOD })
+      const after = sandbox().control.requests()
+      expect((after.CREATE_RP_V4 ?? 0) - (before.CREATE_RP_V4 ?? 0)).toBe(1)
+      expect((after.STATUS ?? 0) - (before.STATUS ?? 0)).toBeGreaterThanOrEqual(1)
+
+      // the reply is lost and STATUS fails as well: nobody can tell yet, so a person is asked; nothing is sent again
+      const other = await registerCustomer(api, eur, "lost-create-2")
+      // (the checkout itself needs STATUS: the set-up's card reference call is held 3 s, and STATUS fails from then on)
+      sandbox().control.addFault({ kind: "latency", ms: 3000, operation: "CARDREF_V4", times: 1 })
+      sandbox().control.addFault({ kind: "response-lost", operation: "CREATE_RP_V4", times: 1 })
+      const before2 = sandbox().control.requests().CREATE_RP_V4 ?? 0
+      const order2 = await buy(V4_PROVIDER, other.headers)
+      sandbox().control.addFault({ kind: "http-500", operation: "STATUS", times: 1000 })
+      const [rp2] = await settledFor(order2.id)
+      sandbox().control.clearFaults()
+      expect(rp2.status).toBe("needs_attention")
+      expect(rp2.reason).toMatch(/STATUS could not tell/)
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before2).toBe(1)
+      expect(sandbox().control.byClientOrderId(rp2.id)).toHaveLength(1)
+    })
+
     it("reconciliation: a renewal whose callback was lost becomes one paid order; the late callback makes no second one", async () => {
       const customer = await registerCustomer(api, eur, "lost-callback")
       const order = await buy(V4_PROVIDER, customer.headers)

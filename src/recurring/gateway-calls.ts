@@ -54,7 +54,10 @@ export async function createRecurringPayment(client: PaynetEasyClient, r: Recurr
     try {
       sent = await sendOnce(client, "CREATE_RP_V4", fields, { clientOrderId: r.clientOrderId })
     } catch (e) {
-      const refusal = [GatewayValidationError, GatewayServerError, GatewayAuthError, GatewayConfigError, GatewayInputError].some((k) => e instanceof k)
+      // Refused for certain: nothing was made. An HTTP 5xx is not (the gateway may have processed the request first),
+      // nor is a STATUS that fails after a lost reply: both are "unknown", for a person to check.
+      const refusal = [GatewayValidationError, GatewayAuthError, GatewayConfigError, GatewayInputError].some((k) => e instanceof k) ||
+        (e instanceof GatewayServerError && (e.httpStatus ?? 200) < 500)
       if (refusal) {
         return { kind: "refused", message: (e as Error).message }
       }
