@@ -2,8 +2,8 @@
  * A recurring payment's charge, reported by callback (route → accept.ts → callback log → process-callback.ts, which
  * hands `pnerp_…` client_orderids here), or found by reconciliation when its callback never came (reconcile-charges.ts
  * passes what STATUS reported, through this same function). The report is only a trigger: STATUS for the charge's
- * client_orderid and orderid decides, under the recurring payment's lock (`payneteasy:recurring:<row id>`), and one charge row per gateway
- * order (unique) makes a redelivered callback a no-op.
+ * client_orderid and orderid decides, under the recurring payment's lock (`payneteasy:recurring:<row id>`), and one
+ * charge row per gateway order (unique) makes a redelivered callback a no-op.
  * - approved → a renewal order with its payment captured (renewal-order.ts); for a cancelled recurring payment, or an
  *   amount that is not the subscription's, nothing is created and the charge is flagged for a person (refund at the gateway);
  * - declined / error / filtered → recorded on the recurring payment and the event `payneteasy.recurring_payment.charge_failed`

@@ -4,7 +4,8 @@
  * at their original unit prices (core-flows `createOrderWorkflow`), then a payment collection for the order's total
  * (`createOrderPaymentCollectionWorkflow`), a PaynetEasy payment session naming the charge (providers/payneteasy/
  * recurring-charge-payment.ts) and its authorization, which STATUS finds approved as a sale: the payment is recorded
- * captured. In a taxed region each line and the shipping carry the original's tax lines and tax-inclusiveness. The order's total must equal the charge exactly (minor units) or nothing is paid and the charge is flagged.
+ * captured. In a taxed region each line and the shipping carry the original's tax lines and tax-inclusiveness. The
+ * order's total must equal the charge exactly (minor units) or nothing is paid and the charge is flagged.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
