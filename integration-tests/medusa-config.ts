@@ -5,18 +5,23 @@
  * - The plugin itself (src/api routes, src/modules, subscribers, jobs, workflows, links) is loaded from source through
  *   a symlinked plugin package (helpers/source-plugin.ts).
  * - databaseUrl is replaced by the runner with its per-suite database; admin is disabled by the runner.
+ * - PNE_TEST_REDIS_URL (the bench's two processes, bench/app/server.ts): Medusa's Redis modules and projectConfig.redisUrl,
+ *   queue names and lock keys under PNE_TEST_REDIS_NAMESPACE; the process's role comes from MEDUSA_WORKER_MODE.
  * Evaluated once per spec file, inside the runner's beforeAll — after useSandbox()/useBackendPort() set the env.
  */
 import { defineConfig, Modules } from "@medusajs/framework/utils"
 import { PROVIDER_SOURCE } from "./helpers/paths"
 import { testProviderOptions } from "./helpers/provider-options"
 import { sourcePluginDir } from "./helpers/source-plugin"
+import { redisModules } from "./helpers/redis-modules"
 
 const secret = "payneteasy-integration-test-secret"
+const redisUrl = process.env.PNE_TEST_REDIS_URL || undefined
 
 export default defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
+    redisUrl,
     http: {
       storeCors: "*",
       adminCors: "*",
@@ -47,5 +52,6 @@ export default defineConfig({
         ],
       },
     },
+    ...(redisUrl ? redisModules(redisUrl, process.env.PNE_TEST_REDIS_NAMESPACE || "medusa", { eventWorkers: 8 }) : []),
   ],
 })

@@ -1,40 +1,70 @@
 /**
- * Parent side of bench/app/server.ts: starts the Medusa process (ts-node, --expose-gc so RSS is read after a full GC;
- * BENCH_CPU_PROF=<dir> adds --cpu-prof there) and calls its IPC commands.
+ * Parent side of bench/app/server.ts: starts the Medusa processes (ts-node, --expose-gc so RSS is read after a full GC;
+ * BENCH_CPU_PROF=<dir> adds --cpu-prof there) and calls their IPC commands.
+ *
+ * `startApp` deploys what README "Production deployment" describes: a `server` process and a `worker` process on one
+ * database and one Redis. The worker boots as soon as the server has migrated the database, and runs at the lowest
+ * CPU priority (nice 19): on a 2-core bench machine it stands in for the worker's own machine, so the server's
+ * figures are the server's (the worker still uses every idle cycle, and drains what the server recorded).
  */
 import { fork, type ChildProcess } from "node:child_process"
+import os from "node:os"
 import path from "node:path"
-import type { Ready } from "./shared"
+import { requireRedis, type TestRedis } from "../../reliability-tests/helpers/redis"
+import type { Ready, SharedEnv, WorkerReady } from "./shared"
 
-export interface AppProcess {
-  ready: Ready
+export interface ChildApp<R> {
+  ready: R
   pid: number
   call<T = any>(cmd: string, args?: unknown): Promise<T>
   stop(): Promise<void>
 }
 
-export async function startAppProcess(opts: { bootTimeoutMs?: number } = {}): Promise<AppProcess> {
+export interface AppProcess extends ChildApp<Ready> {
+  worker: ChildApp<WorkerReady>
+}
+
+const BOOT_TIMEOUT_MS = 240_000
+
+function startChild<R>(env: NodeJS.ProcessEnv, onMigrated?: (shared: SharedEnv) => void): Promise<ChildApp<R>> {
   const execArgv = ["--expose-gc", "-r", "ts-node/register/transpile-only"]
   if (process.env.BENCH_CPU_PROF) execArgv.push("--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`)
   const child: ChildProcess = fork(path.join(__dirname, "server.ts"), [], {
     execArgv,
-    env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error", MEDUSA_DISABLE_TELEMETRY: "true", NODE_ENV: process.env.BENCH_NODE_ENV ?? "production",
-      // HTTP server with subscribers, no scheduled jobs: the reconciliation job would otherwise claim the bench's
-      // watch rows and sessions every 3 s; the reconciliation figure runs the tick itself.
-      MEDUSA_WORKER_MODE: "server" },
+    env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error", MEDUSA_DISABLE_TELEMETRY: "true", NODE_ENV: process.env.BENCH_NODE_ENV ?? "production", ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   })
   let seq = 0
   const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>()
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the bench Medusa app did not boot in time")), opts.bootTimeoutMs ?? 240_000)
+  const role = env.BENCH_ROLE ?? "server"
+  return new Promise<ChildApp<R>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the bench Medusa ${role} did not boot in time`)), BOOT_TIMEOUT_MS)
     child.on("message", (msg: any) => {
-      if (msg.ready) {
+      if (msg.migrated) {
+        onMigrated?.(msg.migrated)
+      } else if (msg.ready) {
         clearTimeout(timer)
-        resolve(msg.ready)
+        resolve({
+          ready: msg.ready,
+          pid: child.pid!,
+          call: (cmd, args) =>
+            new Promise((res, rej) => {
+              const id = ++seq
+              pending.set(id, { resolve: res, reject: rej })
+              child.send({ id, cmd, args })
+            }),
+          stop: async () => {
+            if (child.exitCode !== null) return
+            const exited = new Promise<void>((r) => child.once("exit", () => r()))
+            child.send({ id: ++seq, cmd: "shutdown" })
+            const kill = setTimeout(() => child.kill("SIGKILL"), 20_000)
+            await exited
+            clearTimeout(kill)
+          },
+        })
       } else if (msg.failed) {
         clearTimeout(timer)
-        reject(new Error(`the bench Medusa app failed to boot:\n${msg.failed}`))
+        reject(new Error(`the bench Medusa ${role} failed to boot:\n${msg.failed}`))
       } else if (typeof msg.id === "number") {
         const p = pending.get(msg.id)
         pending.delete(msg.id)
@@ -44,26 +74,40 @@ export async function startAppProcess(opts: { bootTimeoutMs?: number } = {}): Pr
     })
     child.once("exit", (code) => {
       clearTimeout(timer)
-      reject(new Error(`the bench Medusa app exited with ${code}`))
-      for (const p of pending.values()) p.reject(new Error(`the bench Medusa app exited with ${code}`))
+      reject(new Error(`the bench Medusa ${role} exited with ${code}`))
+      for (const p of pending.values()) p.reject(new Error(`the bench Medusa ${role} exited with ${code}`))
     })
   })
-  return {
-    ready,
-    pid: child.pid!,
-    call: (cmd, args) =>
-      new Promise((resolve, reject) => {
-        const id = ++seq
-        pending.set(id, { resolve, reject })
-        child.send({ id, cmd, args })
-      }),
-    stop: async () => {
-      if (child.exitCode !== null) return
-      const exited = new Promise<void>((r) => child.once("exit", () => r()))
-      child.send({ id: ++seq, cmd: "shutdown" })
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000)
-      await exited
-      clearTimeout(timer)
-    },
+}
+
+/** The server and the worker, both up; `stop` stops both and cleans the run's Redis namespace. */
+export async function startApp(): Promise<AppProcess> {
+  const redis: TestRedis = await requireRedis()
+  const redisEnv = { PNE_TEST_REDIS_URL: redis.url, PNE_TEST_REDIS_NAMESPACE: redis.namespace }
+  let workerStarted: Promise<ChildApp<WorkerReady>> | undefined
+  try {
+    const server = await startChild<Ready>({ ...redisEnv, BENCH_ROLE: "server", MEDUSA_WORKER_MODE: "server" }, (shared) => {
+      workerStarted = startChild<WorkerReady>({ ...redisEnv, ...shared, BENCH_ROLE: "worker", MEDUSA_WORKER_MODE: "worker" })
+      workerStarted.catch(() => undefined)
+    })
+    if (!workerStarted) throw new Error("the bench server did not report its migrated database")
+    const worker = await workerStarted.catch(async (e) => {
+      await server.stop()
+      throw e
+    })
+    os.setPriority(worker.pid, 19)
+    return {
+      ...server,
+      worker,
+      stop: async () => {
+        await worker.stop()
+        await server.stop()
+        await redis.close()
+      },
+    }
+  } catch (e) {
+    if (workerStarted) await (await workerStarted.catch(() => undefined))?.stop()
+    await redis.close()
+    throw e
   }
 }

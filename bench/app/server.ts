@@ -9,10 +9,18 @@
  * (scripts/demo/app.ts), and the harness's seeding (integration-tests/helpers/store.ts, through the demo's fetch
  * adapter). The generated app directory is bench/.app (git-ignored); it only re-exports the test config.
  *
- * The parent drives it over IPC: { id, cmd, args } → { id, ok, result | error }. Commands are in `commands` below.
+ * Two roles, as README "Production deployment" runs Medusa (BENCH_ROLE, MEDUSA_WORKER_MODE): the `server` (HTTP
+ * routes, the in-process sandbox, the bench's database, migrations and seed) and the `worker` (subscribers and
+ * scheduled jobs, only /health), sharing the database and one Redis (Medusa's Redis event bus, workflow engine and
+ * locking: PNE_TEST_REDIS_URL). The server tells the parent when migrations are done ({ migrated: env }) so the worker
+ * can boot beside it against the same database.
+ *
+ * The parent drives it over IPC: { id, cmd, args } → { id, ok, result | error }. Commands are in `commands` below
+ * (a worker answers only `memory` and `shutdown`).
  */
 import fs from "node:fs"
 import path from "node:path"
+import { WorkflowScheduler } from "@medusajs/framework/orchestration"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { callbackControl } from "../../src/gateway"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../src/sandbox"
@@ -25,7 +33,7 @@ import { checkoutToPaymentSession, seedStore, type StoreFixture } from "../../in
 import { bootApp, LOG_DIR, migrate, type RunningApp } from "../../scripts/demo/app"
 import { fetchApi } from "../../scripts/demo/http-api"
 import { prepareDatabase } from "../../scripts/demo/postgres"
-import { APPROVE_CARD, type Ready } from "./shared"
+import { APPROVE_CARD, type Ready, type SharedEnv } from "./shared"
 
 export const BENCH_APP_DIR = path.join(REPO_ROOT, "bench", ".app")
 
@@ -140,7 +148,19 @@ async function stop(code: number) {
   process.exit(code)
 }
 
-async function main() {
+async function worker() {
+  const started = Date.now()
+  const port = await getFreePort()
+  process.env.PORT = String(port)
+  app = await bootApp(writeAppDir(), port)
+  app.url = `http://127.0.0.1:${port}`
+  // Subscribers only: the reconciliation figure runs the tick itself, and a scheduled tick every 3 s would claim its
+  // watch rows (the same reason the single-process bench ran in server mode).
+  await new WorkflowScheduler().clear()
+  process.send!({ ready: { url: app.url, bootSeconds: (Date.now() - started) / 1000 } })
+}
+
+async function server() {
   const started = Date.now()
   const dbName = process.env.BENCH_DB_NAME ?? `medusa_payneteasy_bench_${process.pid}`
   const db = await prepareDatabase(dbName)
@@ -160,6 +180,8 @@ async function main() {
   process.env[BACKEND_URL_ENV] = `http://127.0.0.1:${port}`
   const dir = writeAppDir()
   await migrate(dir)
+  const shared: SharedEnv = { DATABASE_URL: db.url, [SANDBOX_URL_ENV]: sandbox.url, [BACKEND_URL_ENV]: process.env[BACKEND_URL_ENV]! }
+  process.send!({ migrated: shared })
   app = await bootApp(dir, port)
   app.url = `http://127.0.0.1:${port}`
   store = await seedStore(app.container, { paymentProviders: [...Object.values(PROVIDER_IDS), "pp_system_default"] })
@@ -179,7 +201,7 @@ process.on("message", async (msg: { id: number; cmd: string; args: unknown }) =>
 process.on("disconnect", () => void stop(0))
 process.on("SIGTERM", () => void stop(0))
 
-main().catch((e) => {
+;(process.env.BENCH_ROLE === "worker" ? worker() : server()).catch((e) => {
   process.send?.({ failed: (e as Error)?.stack ?? String(e) })
   void stop(1)
 })

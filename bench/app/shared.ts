@@ -9,3 +9,12 @@ export interface Ready {
   dbName: string
   bootSeconds: number
 }
+
+/** What a worker process needs to join the server (env: the same database, sandbox and public URL). */
+export type SharedEnv = Record<string, string>
+
+/** A worker process is up: its own /health, nothing else. */
+export interface WorkerReady {
+  url: string
+  bootSeconds: number
+}

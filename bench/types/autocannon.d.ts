@@ -24,7 +24,11 @@ declare module "autocannon" {
       non2xx: number
       statusCodeStats?: Record<string, { count: number }>
     }
+    /** The running instance: emits "response" once per response (client, statusCode, bytes, responseTime). */
+    interface Instance {
+      on(event: "response", listener: (...args: unknown[]) => void): Instance
+    }
   }
-  function autocannon(opts: autocannon.Options, cb: (err: Error | null, result: autocannon.Result) => void): unknown
+  function autocannon(opts: autocannon.Options, cb: (err: Error | null, result: autocannon.Result) => void): autocannon.Instance
   export = autocannon
 }
