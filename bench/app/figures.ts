@@ -119,6 +119,9 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
   await waitDrained(app)
   const genuine = all.slice(warmN)
   const statusBefore = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  // SQL statements per callback, each side (health and forged floods make none): a regression shows here first
+  await app.call("queryLog", { on: true })
+  await app.worker.call("queryLog", { on: true })
 
   const health: number[] = []
   const healthForForged: number[] = []
@@ -164,6 +167,8 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
     medusa404.push(rate(nf))
   }
   const statusAfter = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  const serverSql = (await app.call<{ total: number }>("queryLog", { on: false })).total / genuine.length
+  const workerSql = (await app.worker.call<{ total: number }>("queryLog", { on: false })).total / genuine.length
   // The database afterwards: one row per callback, each processed once, none left behind.
   const first = genuine[0] ? new URLSearchParams(genuine[0].split("?")[1]).get("client_orderid")! : ""
   const [db] = await app.call<any[]>("sql", {
@@ -191,7 +196,7 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
         { what: `0 processed twice: ${pay.payments} payments for ${pay.sessions} sessions, ${statusCalls} STATUS calls`, ok: pay.payments === sent && pay.sessions === sent && statusCalls === sent },
         { what: `0 non-2xx: ${non2xx}`, ok: non2xx === 0 },
       ],
-      note: `route latency p99 ${mid(oursP99)} ms; per-round ratios ${ratios.map((r) => r.toFixed(2)).join(", ")}; end to end (sent → all processed by the worker, STATUS-confirmed) ${mid(e2e).toFixed(0)} callbacks/s`,
+      note: `SQL statements per callback: server ${serverSql.toFixed(1)}, worker ${workerSql.toFixed(1)}; route latency p99 ${mid(oursP99)} ms; per-round ratios ${ratios.map((r) => r.toFixed(2)).join(", ")}; end to end (sent → all processed by the worker, STATUS-confirmed) ${mid(e2e).toFixed(0)} callbacks/s`,
     }),
     figure({
       figure: "forged callbacks/s", unit: "req/s", goal: { kind: "ratio-min", limit: 0.8 }, ratio: mid(forgedRatios),

@@ -107,9 +107,18 @@ async function makeSessions(args: { n: number; tag: string; young?: boolean }) {
   return { genuine, forged, templateSessionId: session.id, orderid }
 }
 
+/** Marks the bench's own statements (IPC `sql`), which the query log leaves out. */
+const BENCH_SQL = "/* bench */"
+const queryLog = { counts: new Map<string, number>() }
+function countQuery(q: { sql: string }) {
+  if (q.sql.startsWith(BENCH_SQL)) return
+  const key = q.sql.replace(/'[^']*'/g, "?").replace(/\s+/g, " ").slice(0, 150)
+  queryLog.counts.set(key, (queryLog.counts.get(key) ?? 0) + 1)
+}
+
 const commands: Record<string, (args: any) => Promise<unknown>> = {
   async sql(args: { text: string; params?: unknown[] }) {
-    return sql(args.text, args.params ?? [])
+    return sql(`${BENCH_SQL} ${args.text}`, args.params ?? [])
   },
   async memory() {
     global.gc?.()
@@ -128,6 +137,22 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     const t0 = process.hrtime.bigint()
     const report = await reconcilePaynetEasy(app.container)
     return { ms: Number(process.hrtime.bigint() - t0) / 1e6, report }
+  },
+  /**
+   * Counts the SQL statements this process sends through Medusa's shared connection, between { on: true } and
+   * { on: false } (which returns the count and the most frequent statements, literals blanked).
+   */
+  async queryLog(args: { on: boolean }) {
+    const k = knex()
+    if (args.on) {
+      queryLog.counts.clear()
+      k.removeListener("query", countQuery)
+      k.on("query", countQuery)
+      return true
+    }
+    k.removeListener("query", countQuery)
+    const top = [...queryLog.counts].sort((x, y) => y[1] - x[1]).slice(0, 25)
+    return { total: [...queryLog.counts.values()].reduce((a, n) => a + n, 0), top }
   },
   async shutdown() {
     setTimeout(() => void stop(0), 10)

@@ -74,7 +74,7 @@ export async function findSession(container: MedusaContainer, sessionId: string 
 /**
  * The session a gateway message names, read for verification: one indexed read of the payment module's table. The
  * callback route runs this for every genuine callback (and every redelivery), so it skips Query's graph machinery
- * (remote joiner, the module's ORM), which cost most of the route's CPU (bench "callbacks/s"). Same shape and the
+ * (remote joiner, the module's ORM), the largest share of the route's CPU in a profile (bench "callbacks/s"). Same shape and the
  * same filter as findSession (not deleted, one of our providers).
  */
 async function sessionForVerification(container: MedusaContainer, sessionId: string | undefined): Promise<SessionInfo | undefined> {
