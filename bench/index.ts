@@ -34,8 +34,8 @@ const FULL: AppSizes = {
   watched: 10_000, reconcileRounds: 3, memoryCallbacks: 10_000, memoryDistinct: 300,
 }
 const QUICK: AppSizes = {
-  checkouts: 3, callbacks: 120, rounds: 2, floodSeconds: 1, connections: 10, scaleRows: 100_000, scaleSamples: 6,
-  watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 60,
+  checkouts: 3, callbacks: 100, rounds: 2, floodSeconds: 1, connections: 10, scaleRows: 100_000, scaleSamples: 6,
+  watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40,
 }
 
 async function main() {
@@ -54,7 +54,7 @@ async function main() {
     log("booting Medusa: server (own database, migrations, sandbox in-process) and worker, one Redis")
     const app = await startApp()
     try {
-      log(`Medusa up: server in ${app.ready.bootSeconds.toFixed(0)} s, worker in ${app.worker.ready.bootSeconds.toFixed(0)} s; checkout`)
+      log(`Medusa up: server in ${app.ready.bootSeconds.toFixed(0)} s (${app.ready.migrated ? "migrated a new template database" : "database cloned from its template"}), worker in ${app.worker.ready.bootSeconds.toFixed(0)} s; checkout`)
       if (want("checkout")) figures.push(await checkoutFigure(app, sizes))
       // memory first after checkout: its baseline is then a warmed-up app, not one full of earlier figures' garbage
       log("memory")

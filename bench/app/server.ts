@@ -10,7 +10,7 @@
  * adapter). The generated app directory is bench/.app (git-ignored); it only re-exports the test config.
  *
  * Two roles, as README "Production deployment" runs Medusa (BENCH_ROLE, MEDUSA_WORKER_MODE): the `server` (HTTP
- * routes, the in-process sandbox, the bench's database, migrations and seed) and the `worker` (subscribers and
+ * routes, the in-process sandbox, the bench's database (bench/app/database.ts) and seed) and the `worker` (subscribers and
  * scheduled jobs, only /health), sharing the database and one Redis (Medusa's Redis event bus, workflow engine and
  * locking: PNE_TEST_REDIS_URL). The server tells the parent when migrations are done ({ migrated: env }) so the worker
  * can boot beside it against the same database.
@@ -30,9 +30,9 @@ import { BACKEND_URL_ENV } from "../../integration-tests/helpers/backend-url"
 import { REPO_ROOT } from "../../integration-tests/helpers/paths"
 import { getFreePort } from "../../integration-tests/helpers/ports"
 import { checkoutToPaymentSession, seedStore, type StoreFixture } from "../../integration-tests/helpers/store"
-import { bootApp, LOG_DIR, migrate, type RunningApp } from "../../scripts/demo/app"
+import { bootApp, LOG_DIR, type RunningApp } from "../../scripts/demo/app"
 import { fetchApi } from "../../scripts/demo/http-api"
-import { prepareDatabase } from "../../scripts/demo/postgres"
+import { benchDatabase } from "./database"
 import { APPROVE_CARD, type Ready, type SharedEnv } from "./shared"
 
 export const BENCH_APP_DIR = path.join(REPO_ROOT, "bench", ".app")
@@ -188,29 +188,21 @@ async function worker() {
 async function server() {
   const started = Date.now()
   const dbName = process.env.BENCH_DB_NAME ?? `medusa_payneteasy_bench_${process.pid}`
-  const db = await prepareDatabase(dbName)
-  dropDb = async () => {
-    const { Client } = require("pg")
-    const u = new URL(db.url)
-    const admin = new Client({ host: u.hostname, port: Number(u.port), user: decodeURIComponent(u.username), password: u.password ? decodeURIComponent(u.password) : undefined, database: process.env.DB_WAITINGROOM_DATABASE ?? "postgres" })
-    await admin.connect()
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)
-    await admin.end()
-  }
   sandbox = await startSandbox({ port: 0, host: "127.0.0.1", processingMs: 0, callbackDelayMs: 0, logger: () => undefined })
   const port = await getFreePort()
-  process.env.DATABASE_URL = db.url
   process.env.PORT = String(port)
   process.env[SANDBOX_URL_ENV] = sandbox.url
   process.env[BACKEND_URL_ENV] = `http://127.0.0.1:${port}`
   const dir = writeAppDir()
-  await migrate(dir)
+  const db = await benchDatabase(dbName, dir)
+  dropDb = db.drop
+  process.env.DATABASE_URL = db.url
   const shared: SharedEnv = { DATABASE_URL: db.url, [SANDBOX_URL_ENV]: sandbox.url, [BACKEND_URL_ENV]: process.env[BACKEND_URL_ENV]! }
   process.send!({ migrated: shared })
   app = await bootApp(dir, port)
   app.url = `http://127.0.0.1:${port}`
   store = await seedStore(app.container, { paymentProviders: [...Object.values(PROVIDER_IDS), "pp_system_default"] })
-  const ready: Ready = { url: app.url, store, dbName, bootSeconds: (Date.now() - started) / 1000 }
+  const ready: Ready = { url: app.url, store, dbName, bootSeconds: (Date.now() - started) / 1000, migrated: db.migrated }
   process.send!({ ready })
 }
 

@@ -8,6 +8,8 @@ export interface Ready {
   store: StoreFixture
   dbName: string
   bootSeconds: number
+  /** whether this run migrated a new template database (bench/app/database.ts) */
+  migrated: boolean
 }
 
 /** What a worker process needs to join the server (env: the same database, sandbox and public URL). */

@@ -74,12 +74,13 @@ export async function findSession(container: MedusaContainer, sessionId: string 
 /**
  * The session a gateway message names, read for verification: one indexed read of the payment module's table. The
  * callback route runs this for every genuine callback (and every redelivery), so it skips Query's graph machinery
- * (remote joiner, the module's ORM), the largest share of the route's CPU in a profile (bench "callbacks/s"). Same shape and the
- * same filter as findSession (not deleted, one of our providers).
+ * (remote joiner, the module's ORM), the largest share of the route's CPU in a profile (bench "callbacks/s"). Same
+ * shape and the same filter as findSession (not deleted, one of our providers).
  */
 async function sessionForVerification(container: MedusaContainer, sessionId: string | undefined): Promise<SessionInfo | undefined> {
   if (!sessionId) return undefined
-  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as { raw(sql: string, params: unknown[]): Promise<{ rows: SessionInfo[] }> }
+  type Raw = { raw(sql: string, params: unknown[]): Promise<{ rows: SessionInfo[] }> }
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as Raw
   const { rows } = await knex.raw(
     `select id, provider_id, status, amount, currency_code, data, payment_collection_id
      from payment_session where id = ? and deleted_at is null limit 1`,

@@ -198,12 +198,9 @@ const recordCallbackOutcomeStep = createStep(
 )
 
 async function writeOutcome(container: MedusaContainer, id: string, r: Result): Promise<CallbackRow> {
-  return (await service(container).updatePaynetEasyCallbacks({
-    id,
-    outcome: r.outcome,
-    outcome_detail: r.detail.slice(0, 1000),
-    processed_at: new Date(),
-  }))
+  const row = await service(container).setCallbackOutcome(id, r.outcome, r.detail.slice(0, 1000))
+  if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `PaynetEasy callback ${id} not found`)
+  return row
 }
 
 export const processPaynetEasyCallbackWorkflow = createWorkflow(
