@@ -51,7 +51,7 @@ async function main() {
   }
   if (only !== "micro") {
     const sizes = quick ? QUICK : FULL
-    log("booting Medusa: server (own database, migrations, sandbox in-process) and worker, one Redis")
+    log("booting Medusa: server (its own clone of a migrated template database, sandbox in-process) and worker, one Redis")
     const app = await startApp()
     try {
       log(`Medusa up: server in ${app.ready.bootSeconds.toFixed(0)} s (${app.ready.migrated ? "migrated a new template database" : "database cloned from its template"}), worker in ${app.worker.ready.bootSeconds.toFixed(0)} s; checkout`)
