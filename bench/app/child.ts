@@ -3,7 +3,7 @@
  * BENCH_CPU_PROF=<dir> adds --cpu-prof there) and calls their IPC commands.
  *
  * `startApp` deploys what README "Production deployment" describes: a `server` process and a `worker` process on one
- * database and one Redis. The worker boots as soon as the server has migrated the database, and runs at the lowest
+ * database and one Redis. The worker boots as soon as the server's database is ready, and runs at the lowest
  * CPU priority (nice 19): on a 2-core bench machine it stands in for the worker's own machine, so the server's
  * figures are the server's (the worker still uses every idle cycle, and drains what the server recorded).
  */

@@ -1,6 +1,6 @@
 /**
- * The bench server's database: a clone of a migrated template, so a run does not pay `medusa db:migrate` (a third of
- * the server's boot) unless the schema changed.
+ * The bench server's database: a clone of a migrated template, so a run does not pay `medusa db:migrate` (most of
+ * the server's boot: 29 s with it, 5 s without, on 2 cores) unless the schema changed.
  *
  * The template is named after a hash of everything that decides the schema: the plugin's modules and links, the
  * app config the bench loads (which modules exist), and package-lock.json (the Medusa version, so its own
@@ -71,7 +71,8 @@ export async function benchDatabase(dbName: string, appDir: string): Promise<Ben
       await admin((c) => c.query(`DROP DATABASE IF EXISTS ${ident(template)} WITH (FORCE)`))
       throw e
     } finally {
-      process.env.DATABASE_URL = before
+      if (before === undefined) delete process.env.DATABASE_URL
+      else process.env.DATABASE_URL = before
     }
   }
   await admin(async (c) => {

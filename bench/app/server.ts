@@ -1,19 +1,18 @@
 /**
- * The bench's Medusa process (a child of bench/index.ts, so its RSS is Medusa's alone and the load generator does not
+ * A bench Medusa process (a child of bench/index.ts, so its RSS is Medusa's alone and the load generator does not
  * share its event loop): a real Medusa app with this plugin from source, against its own Postgres database, with the
  * gateway sandbox in-process ("instant": processingMs 0).
  *
  * Reused, not copied: the integration-test app config (integration-tests/medusa-config.ts — three PaynetEasy
  * registrations, admin off; it reads DATABASE_URL, PAYNETEASY_SANDBOX_URL and PAYNETEASY_TEST_BACKEND_URL), the
- * demo's database preparation (scripts/demo/postgres.ts), migration through Medusa's CLI and in-process boot
- * (scripts/demo/app.ts), and the harness's seeding (integration-tests/helpers/store.ts, through the demo's fetch
+ * demo's database preparation (scripts/demo/postgres.ts) and migration through Medusa's CLI (both through
+ * bench/app/database.ts), its in-process boot (scripts/demo/app.ts), and the harness's seeding (integration-tests/helpers/store.ts, through the demo's fetch
  * adapter). The generated app directory is bench/.app (git-ignored); it only re-exports the test config.
  *
  * Two roles, as README "Production deployment" runs Medusa (BENCH_ROLE, MEDUSA_WORKER_MODE): the `server` (HTTP
- * routes, the in-process sandbox, the bench's database (bench/app/database.ts) and seed) and the `worker` (subscribers and
- * scheduled jobs, only /health), sharing the database and one Redis (Medusa's Redis event bus, workflow engine and
- * locking: PNE_TEST_REDIS_URL). The server tells the parent when migrations are done ({ migrated: env }) so the worker
- * can boot beside it against the same database.
+ * routes, the in-process sandbox, the bench's database and seed) and the `worker` (subscribers, only /health),
+ * sharing the database and one Redis (Medusa's Redis event bus, workflow engine and locking: PNE_TEST_REDIS_URL). The
+ * server tells the parent when its database is ready ({ migrated: env }) so the worker can boot beside it.
  *
  * The parent drives it over IPC: { id, cmd, args } → { id, ok, result | error }. Commands are in `commands` below
  * (a worker answers only `memory` and `shutdown`).
