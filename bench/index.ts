@@ -5,11 +5,12 @@
  *   npm run bench              full run (under 6 minutes on 2 cores)
  *   npm run bench -- --quick   fewer samples and callbacks (under 90 s on an idle 2-core machine; for CI)
  *   npm run bench -- --only=micro|app   one half (debugging)
- *   BENCH_CPU_PROF=<dir> npm run bench   the Medusa process writes a --cpu-prof profile there
+ *   BENCH_CPU_PROF=<dir> npm run bench   both Medusa processes write a --cpu-prof profile there
  *
- * Micro figures (bench/micro.ts) run here; figures that need Medusa run against a real app in a child process
- * (bench/app/*: a server and a worker process, as README "Production deployment" runs Medusa). The exit code is 0 even when a goal is missed: the table says so ("NO"); a broken measurement
- * (a check that cannot run, the app not booting) exits 1. Goals are judged on medians; p99 is shown beside them.
+ * Micro figures (bench/micro.ts) run here; figures that need Medusa run against a real app in child processes
+ * (bench/app/*: a server and a worker, as README "Production deployment" runs Medusa; Redis required). The exit code
+ * is 0 even when a goal is missed: the table says so ("NO"); a broken measurement (a check that cannot run, the app
+ * not booting) exits 1. Goals are judged on medians; p99 is shown beside them.
  * bench/sandbox-scaling.ts (the sandbox is constant time) stays a separate script: npm run bench:sandbox.
  */
 import path from "node:path"

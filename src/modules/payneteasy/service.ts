@@ -20,6 +20,9 @@ import { PaynetEasyRecurringPayment } from "./models/recurring-payment"
 import { PaynetEasyRecurringCharge } from "./models/recurring-charge"
 import { rowId } from "./row-id"
 
+/** The knex of the context's entity manager (what @InjectManager put there), for this module's raw statements. */
+const knexOf = (context: Context) => (context.manager as { getKnex(): any }).getKnex()
+
 /** A callback-log row, as the model defines it (models/callback-log.ts). */
 export type CallbackRow = InferTypeOf<typeof PaynetEasyCallback>
 
@@ -87,10 +90,10 @@ class PaynetEasyModuleService extends MedusaService({
     input: NewCallback,
     @MedusaContext() sharedContext: Context = {}
   ): Promise<{ row: CallbackRow; created: boolean }> {
-    const knex = (sharedContext.manager as any).getKnex()
+    const knex = knexOf(sharedContext)
     const key = [input.source, input.orderid, input.client_orderid, input.type, input.status, input.event_key]
-    const KEY_MATCH =
-      "source = ? and orderid = ? and client_orderid = ? and type = ? and status = ? and event_key = ? and deleted_at is null"
+    const EXISTING = `select false as created, * from payneteasy_callback
+      where source = ? and orderid = ? and client_orderid = ? and type = ? and status = ? and event_key = ? and deleted_at is null`
     const values = [
       rowId("pnecb"), input.source, input.provider_id, input.session_id ?? null, input.orderid,
       input.client_orderid, input.type, input.status, input.event_key, input.amount ?? null, input.currency ?? null,
@@ -106,12 +109,11 @@ class PaynetEasyModuleService extends MedusaService({
          returning *)
        select true as created, * from inserted
        union all
-       select false as created, * from payneteasy_callback where ${KEY_MATCH} and not exists (select 1 from inserted)
+       ${EXISTING} and not exists (select 1 from inserted)
        limit 1`,
       [...values, ...key]
     )
-    const found =
-      rows[0] ?? (await knex.raw(`select false as created, * from payneteasy_callback where ${KEY_MATCH} limit 1`, key)).rows[0]
+    const found = rows[0] ?? (await knex.raw(`${EXISTING} limit 1`, key)).rows[0]
     if (!found) {
       throw new Error(`callback log: neither inserted nor found (${input.source} ${input.orderid} ${input.client_orderid})`)
     }
@@ -131,8 +133,7 @@ class PaynetEasyModuleService extends MedusaService({
     detail: string,
     @MedusaContext() sharedContext: Context = {}
   ): Promise<CallbackRow | undefined> {
-    const knex = (sharedContext.manager as any).getKnex()
-    const { rows } = await knex.raw(
+    const { rows } = await knexOf(sharedContext).raw(
       `update payneteasy_callback set outcome = ?, outcome_detail = ?, processed_at = ?, updated_at = now()
        where id = ? and deleted_at is null returning *`,
       [outcome, detail, new Date(), id]
@@ -181,8 +182,7 @@ class PaynetEasyModuleService extends MedusaService({
     leaseMs: number,
     @MedusaContext() sharedContext: Context = {}
   ): Promise<ReconciliationRow[]> {
-    const manager = sharedContext.manager as any
-    const knex = manager.getKnex()
+    const knex = knexOf(sharedContext)
     const lease = new Date(now.getTime() + leaseMs)
     const rows = await knex.raw(
       `update payneteasy_reconciliation set next_check_at = ?, updated_at = now()
