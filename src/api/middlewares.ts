@@ -1,9 +1,12 @@
 /**
  * Middlewares for this plugin's routes.
- * - /payneteasy/callback and /payneteasy/return: the gateway and the shopper's browser send form-urlencoded bodies
- *   (parsed by Medusa's default body parser); we keep the raw body too (`preserveRawBody`) because it is what the
- *   provider's getWebhookActionAndData receives as `rawData`. Neither path is under /store or /admin, so Medusa adds
- *   no publishable-key check, no authentication and no CORS (F/http/router.ts) — the gateway has none of those.
+ * - /payneteasy/callback and /payneteasy/return: the gateway and the shopper's browser send a query string or a
+ *   form-urlencoded body, parsed by Medusa's default body parsers. No route-specific body parser config on purpose:
+ *   with one, Medusa looks the route up and writes three debug log lines on every request, whatever the log level,
+ *   which was most of what a forged callback cost over /health (bench "forged callbacks/s"); the raw body it could
+ *   preserve is not needed (the provider reads the parsed fields, never `rawData`). Neither path is under /store or
+ *   /admin, so Medusa adds no publishable-key check, no authentication and no CORS (F/http/router.ts) — the gateway
+ *   has none of those.
  * - /admin/payneteasy/*: the dashboard's routes. Medusa's admin authentication (session or bearer; 401 without) and
  *   zod validation of queries and bodies (admin/payneteasy/_lib/validators.ts).
  * - /admin/payneteasy/* and /store/payneteasy/*: request-guard.ts refuses NUL bytes and over-deep query keys (400).
@@ -28,8 +31,6 @@ const customerAuth = authenticate("customer", ["session", "bearer"])
 
 export default defineMiddlewares({
   routes: [
-    { matcher: "/payneteasy/callback", methods: ["GET", "POST"], bodyParser: { preserveRawBody: true, sizeLimit: "64kb" } },
-    { matcher: "/payneteasy/return", methods: ["POST", "GET"], bodyParser: { preserveRawBody: true, sizeLimit: "64kb" } },
     { matcher: "/admin/payneteasy*", middlewares: [adminAuth, refuseUnusableInput] },
     { matcher: "/store/payneteasy*", middlewares: [refuseUnusableInput] },
     {

@@ -20,7 +20,8 @@ const rowVerified = (v: { providerId: string } | VerifyFailure): VerifiedMessage
 export type GatewayRequest = {
   query: unknown
   body: unknown
-  rawBody?: Buffer | string
+  /** The query string as sent: Medusa's webhook contract passes the provider `rawData`; ours reads only the parsed
+   *  fields (webhook.ts), so a POSTed form's raw body is not kept (see api/middlewares.ts). */
   rawQuery?: string
   headers: Record<string, unknown>
 }
@@ -44,7 +45,7 @@ export async function acceptGatewayMessage(
     }
     throw e
   }
-  const rawData = req.rawBody && req.rawBody.length ? req.rawBody : req.rawQuery ?? ""
+  const rawData = req.rawQuery ?? ""
   // Payouts and card verifications (client_orderid = the plugin row's id) are verified with the control key of the
   // registration that row records (order-kinds.ts); payment sessions through their provider (verify.ts).
   const kind = rowKindOf(core.clientOrderId)

@@ -44,11 +44,16 @@ const login: ControlTerm = { kind: "login" }
 const amountMinor: ControlTerm = { kind: "amountMinor" }
 const field = (name: string): ControlTerm => ({ kind: "field", name })
 
-/** The gateway's ids arrive as numbers in some JSON replies and strings in others (notes §2): always a string. */
-const id = z.union([z.string(), z.number(), z.bigint()]).transform((v) => String(v))
+/**
+ * Reply values are text: ids arrive as numbers in some JSON replies and strings in others (notes §2), and
+ * parseGatewayBody (parse.ts) already writes every top-level number as text, exactly as sent. So the schemas are plain
+ * strings: a union with a transform per field cost ten times as much on every gateway call once a process had parsed
+ * a few different schemas (bench "gateway call"; zod's shared parse functions go megamorphic).
+ */
+const id = z.string()
 const optionalId = id.optional()
 const str = z.string()
-const optionalStr = z.union([z.string(), z.number()]).transform((v) => String(v)).optional()
+const optionalStr = z.string().optional()
 
 /** Final and non-final transaction statuses (notes §4): THE status list (statuses.ts reads it). */
 export const FINAL_STATUSES = ["approved", "declined", "error", "filtered"] as const
@@ -63,7 +68,7 @@ export function parseGatewayStatus(status: unknown): GatewayStatus {
   const s = typeof status === "string" || typeof status === "number" ? String(status).trim().toLowerCase() : ""
   return KNOWN_STATUSES.has(s) ? (s as GatewayStatus) : "other"
 }
-const wireStatus = z.union([z.string(), z.number()]).transform(parseGatewayStatus)
+const wireStatus = z.string().transform(parseGatewayStatus)
 const optionalWireStatus = wireStatus.optional()
 
 /** AsyncResponse: the acknowledgement of sale, preauth, capture, return, void, rebill, payouts, 3DS uploads. */

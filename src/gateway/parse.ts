@@ -4,7 +4,8 @@
  * Two formats exist (gateway notes §2):
  * - JSON, when the request says `Accept: application/vnd.pay+json` (what this client sends). Ids such as
  *   `paynet-order-id` may be JSON numbers; a number literal with more than 15 digits would lose precision in a
- *   double, so such literals are turned into strings before `JSON.parse` (Node 20 has no reviver source text).
+ *   double, so such literals are turned into strings before `JSON.parse` (Node 20 has no reviver source text), and
+ *   the other top-level numbers into text after it: a reply's values are text in both formats.
  * - The legacy form: `key=value\n&key=value\n…` — x-www-form-urlencoded with a 0x0A after every value. Every
  *   value is trimmed and percent-decoded exactly once (the `html` 3DS form arrives encoded once; decoding it
  *   twice corrupts it — php-library commit d36c0c9).
@@ -59,6 +60,19 @@ export function parseFormBody(text: string): Record<string, string> {
 }
 
 /**
+ * A JSON reply's top-level numbers as text, so both formats give the same record: `"end-point-id":22903` reads as
+ * "22903", like the legacy form's `end-point-id=22903`. Long literals are text already (quoteLongNumbers); a short one
+ * prints as JavaScript prints the double (`10.40` → "10.4", the same amount). Nested values are left as they are.
+ */
+function numbersAsText(record: Record<string, unknown>): Record<string, unknown> {
+  for (const key in record) {
+    const value = record[key]
+    if (typeof value === "number") record[key] = String(value)
+  }
+  return record
+}
+
+/**
  * Parses a reply body in either format. JSON is recognised by its first non-blank character (`{`), whatever
  * the Content-Type says (the legacy format comes as text/html). Throws GatewayProtocolError when unreadable.
  */
@@ -75,7 +89,7 @@ export function parseGatewayBody(text: string): Record<string, unknown> {
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw new GatewayProtocolError("JSON reply is not an object")
     }
-    return parsed as Record<string, unknown>
+    return numbersAsText(parsed as Record<string, unknown>)
   }
   if (body.startsWith("<")) throw new GatewayProtocolError("reply is HTML, not a gateway response")
   const form = parseFormBody(body)

@@ -33,17 +33,21 @@ describe("parseGatewayBody", () => {
     expect(Object.values(parsed).every((v) => typeof v === "string" && v === v.trim())).toBe(true)
   })
 
-  it("parses JSON and keeps ids longer than 15 digits exact", () => {
+  it("parses JSON into text values, keeping ids longer than 15 digits exact", () => {
     const parsed = parseGatewayBody(
       '{"type":"async-response","paynet-order-id":12345678901234567890,"end-point-id":22903,"amount":10.42,' +
-        '"note":"12345678901234567890 inside a string \\" stays","neg":-98765432109876543,"small":-5}',
+        '"note":"12345678901234567890 inside a string \\" stays","neg":-98765432109876543,"small":-5,"flag":true,' +
+        '"nested":{"n":1}}',
     )
     expect(parsed["paynet-order-id"]).toBe("12345678901234567890")
-    expect(parsed["end-point-id"]).toBe(22903)
-    expect(parsed.amount).toBe(10.42)
+    expect(parsed["end-point-id"]).toBe("22903")
+    expect(parsed.amount).toBe("10.42")
     expect(parsed.note).toBe('12345678901234567890 inside a string " stays')
     expect(parsed.neg).toBe("-98765432109876543")
-    expect(parsed.small).toBe(-5)
+    expect(parsed.small).toBe("-5")
+    // only top-level numbers: other kinds and nested values stay as they are (the schemas judge them)
+    expect(parsed.flag).toBe(true)
+    expect(parsed.nested).toEqual({ n: 1 })
     // Without the pre-processing the id would be rounded.
     expect(String(JSON.parse('{"id":12345678901234567890}').id)).not.toBe("12345678901234567890")
   })

@@ -35,7 +35,6 @@ export const AUTHENTICATE = false
 async function handle(req: MedusaRequest, res: MedusaResponse) {
   const url = req.originalUrl ?? req.url ?? ""
   const rawQuery = url.includes("?") ? url.slice(url.indexOf("?") + 1) : ""
-  const rawBody = (req as MedusaRequest & { rawBody?: Buffer }).rawBody
   let early: { params: CallbackParams; clientOrderId: string } | undefined
   try {
     const params = readParams(req.query, req.method === "POST" ? req.body : undefined)
@@ -56,7 +55,6 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
     {
       query: req.query,
       body: req.method === "POST" ? req.body : undefined,
-      rawBody,
       rawQuery,
       headers: req.headers as Record<string, unknown>,
     },

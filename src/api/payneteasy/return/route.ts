@@ -32,7 +32,6 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
     {
       query: req.query,
       body: req.method === "POST" ? req.body : undefined,
-      rawBody: (req as MedusaRequest & { rawBody?: Buffer }).rawBody,
       headers: req.headers as Record<string, unknown>,
     },
     "return"
