@@ -9,12 +9,19 @@ import { z } from "zod"
 
 const knownKeysOf = new WeakMap<z.ZodType, z.ZodType>()
 
-export function safeParseLoose<T extends Record<string, unknown>>(schema: z.ZodType<T>, value: unknown): z.ZodSafeParseResult<T> {
+export function safeParseLoose<T extends Record<string, unknown>>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  /** The caller owns `value` and will not read it again: the result is written into it instead of a copy. */
+  inPlace = false,
+): z.ZodSafeParseResult<T> {
   if (!(schema instanceof z.ZodObject) || !(schema.def.catchall instanceof z.ZodUnknown)) return schema.safeParse(value)
   let known = knownKeysOf.get(schema)
   if (!known) knownKeysOf.set(schema, (known = z.object(schema.shape)))
   const result = known.safeParse(value)
-  return result.success
-    ? { success: true, data: { ...(value as Record<string, unknown>), ...(result.data as Record<string, unknown>) } as T }
-    : (result as z.ZodSafeParseResult<T>)
+  if (!result.success) return result as z.ZodSafeParseResult<T>
+  const data = inPlace
+    ? Object.assign(value as Record<string, unknown>, result.data)
+    : { ...(value as Record<string, unknown>), ...(result.data as Record<string, unknown>) }
+  return { success: true, data: data as T }
 }

@@ -71,7 +71,8 @@ export function interpretReply(spec: OperationSpec, reply: RawReply, secrets: re
     }
     throw new GatewayProtocolError(`${operation}: ${reason}`, details)
   }
-  const result = safeParseLoose(spec.response, parsed)
+  // `parsed` is this call's own: validated in place
+  const result = safeParseLoose(spec.response, parsed, true)
   if (!result.success) {
     const issues = result.error.issues
       .slice(0, 5)

@@ -24,9 +24,14 @@ export async function callGateway<T>(op: string, call: () => Promise<T>): Promis
   }
 }
 
-/** The call's value; a refusal is thrown like any other gateway failure. */
+/**
+ * The call's value; a refusal is thrown like any other gateway failure (callGateway's refusal is wrapped the same
+ * way, so one try is the whole of it: one async layer less on every STATUS, bench "provider authorize").
+ */
 export async function gatewayValue<T>(op: string, call: () => Promise<T>): Promise<T> {
-  const result = await callGateway(op, call)
-  if (!result.ok) throw wrap(op, result.error)
-  return result.value
+  try {
+    return await call()
+  } catch (e) {
+    throw wrap(op, e)
+  }
 }

@@ -75,12 +75,13 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
     return payWithCard(this.ctx(), data, raw as { card: unknown; client_ip?: unknown }, input)
   }
 
+  // `return await`: an async function returning a promise unwraps it with two extra microtask turns
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    return this.getPaymentStatus(input)
+    return await this.getPaymentStatus(input)
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    return checkStatus(this.ctx(), readData(withoutTransient(input.data)))
+    return await checkStatus(this.ctx(), readData(withoutTransient(input.data)))
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
