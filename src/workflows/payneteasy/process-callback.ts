@@ -3,9 +3,9 @@
  * already answered 200): the Medusa workflow `payneteasy-process-callback`, so it gets the workflow engine's
  * visibility, the locking module's lock and compensation.
  *
- * Steps: read the row → lock the session (`payneteasy:session:<id>`; subscriber, redelivery and the reconciliation
- * tick may meet here) → plan under the lock (the row is read again, so the second comer sees the first one's outcome
- * and does nothing) → one of:
+ * Steps: lock the session (`payneteasy:session:<id>`, named by processCallback from the row it read first; subscriber,
+ * redelivery and the reconciliation tick may meet here) → plan under the lock (the row is read again, so the second
+ * comer sees the first one's outcome and does nothing) → one of:
  * - the initial transaction (type sale / preauth): `settleSession` asks the gateway STATUS through the provider and
  *   makes Medusa reflect it (order created, or session failed with the gateway's reason). The callback's own status
  *   is only a trigger: a replayed "approved" for a declined transaction changes nothing. No compensation: a failed
@@ -22,7 +22,9 @@
  *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
  *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
  *   deletePayment only logs a paid sale, it never refunds one. Anything else is kept as `ignored`.
- * → write the row's outcome (compensation restores the previous one) → release the lock.
+ * → write the row's outcome (compensation restores the previous one, as the plan read it) → release the lock.
+ * The row is read twice per callback (before the lock, under it) and the session once (the plan hands it to
+ * settleSession): every statement here runs for each of a burst of callbacks (bench "callbacks/s", worker statements).
  * A row already `processed`, `ignored` or `flagged` is never processed again, so a redelivered event is a no-op. A
  * failure is written as `failed` and rethrown so an event bus with retries retries.
  */
@@ -39,7 +41,7 @@ import { confirmCallbackEvent } from "./confirm-later-event"
 import { removeReflectedEvent, reflectLaterEvent, type ConfirmedEventFact } from "./reflect-later-event"
 import { ensureWatched, markSettled } from "../../reconciliation/watch"
 import { settleSession } from "./settle-session"
-import { findSession } from "../../callbacks/verify"
+import { findSession, type SessionInfo } from "../../callbacks/verify"
 import { processPayoutCallback } from "./payouts/payout-callback"
 import { rowKindOf } from "../../callbacks/order-kinds"
 import { settleCardVerificationCallback } from "./saved-cards/verification-callback"
@@ -64,7 +66,7 @@ type Plan =
   | { kind: "done" }
   | ({ kind: "final" } & Result)
   | { kind: "later"; fact: ConfirmedEventFact; paymentCollectionId: string }
-  | { kind: "initial"; sessionId: string; providerId: string; callbackStatus: string }
+  | { kind: "initial"; sessionId: string; providerId: string; callbackStatus: string; session: SessionInfo }
   | { kind: "payout" }
   | { kind: "card_verification" }
   | { kind: "recurring" }
@@ -74,20 +76,23 @@ const readRow = async (container: MedusaContainer, id: string) =>
   (await service(container).retrievePaynetEasyCallback(id))
 const isDone = (row: CallbackRow) => row.outcome === "processed" || row.outcome === "ignored" || row.outcome === "flagged"
 
-const lockKeyStep = createStep("payneteasy-callback-lock-key", async (input: { callbackId: string }, { container }) => {
-  const row = await readRow(container, input.callbackId)
-  return new StepResponse(`payneteasy:session:${row.session_id ?? row.orderid}`)
-})
+/** The lock a callback is processed under: its session's (or, with none, its gateway order's). A row never changes it. */
+export const callbackLockKey = (row: Pick<CallbackRow, "session_id" | "orderid">): string =>
+  `payneteasy:session:${row.session_id ?? row.orderid}`
 
 /** Reads the row under the lock and decides what to do; asks STATUS for a later event (read-only, nothing to undo). */
 const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { callbackId: string }, { container }) => {
   const row = await readRow(container, input.callbackId)
+  return new StepResponse({ plan: await planFor(container, row), row })
+})
+
+async function planFor(container: MedusaContainer, row: CallbackRow): Promise<Plan> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const final = (outcome: Outcome, detail: string) => new StepResponse<Plan>({ kind: "final", outcome, detail })
-  if (isDone(row)) return new StepResponse<Plan>({ kind: "done" })
+  const final = (outcome: Outcome, detail: string): Plan => ({ kind: "final", outcome, detail })
+  if (isDone(row)) return { kind: "done" }
   if (row.source !== "callback") return final("ignored", "a shopper return never counts as the outcome")
   const rowKind = rowKindOf(row.client_orderid)?.name
-  if (rowKind) return new StepResponse<Plan>({ kind: rowKind })
+  if (rowKind) return { kind: rowKind }
   const session = row.session_id ? await findSession(container, row.session_id) : undefined
   if (!session) {
     if (row.status === "approved") {
@@ -105,7 +110,7 @@ const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { 
     return final("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
   }
   if (isInitialType(row.type)) {
-    return new StepResponse<Plan>({ kind: "initial", sessionId: session.id, providerId: session.provider_id, callbackStatus: row.status })
+    return { kind: "initial", sessionId: session.id, providerId: session.provider_id, callbackStatus: row.status, session }
   }
   const confirmation = await confirmCallbackEvent(container, row, session.payment_collection_id)
   if (!confirmation.confirmed) {
@@ -115,15 +120,15 @@ const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { 
     return final("ignored", `not confirmed by STATUS: ${confirmation.reason}`)
   }
   const e = confirmation.event
-  return new StepResponse<Plan>({
+  return {
     kind: "later",
     paymentCollectionId: session.payment_collection_id,
     fact: {
       logId: row.id, source: "callback", sessionId: row.session_id, orderid: row.orderid, type: e.type, status: e.status,
       amount: e.amount, currency: e.currency, serial: e.serial, reason: e.errorMessage ?? e.errorCode ?? null, receivedAt: row.received_at,
     },
-  })
-})
+  }
+}
 
 /** A payout's callback: the payout's own path decides by STATUS, under the payout's lock (payouts/payout-callback.ts). */
 const settlePayoutCallbackStep = createStep("payneteasy-settle-payout-callback", async (input: { callbackId: string }, { container }) => {
@@ -158,8 +163,8 @@ const reflectLaterEventStep = createStep(
 /** The initial transaction: STATUS through the provider, Medusa state through the payment module and core flows. */
 const settleCallbackSessionStep = createStep(
   "payneteasy-settle-callback-session",
-  async (input: { sessionId: string; providerId: string; callbackStatus: string }, { container }) => {
-    const result = await settleSession(container, input.sessionId)
+  async (input: { sessionId: string; providerId: string; callbackStatus: string; session: SessionInfo }, { container }) => {
+    const result = await settleSession(container, input.sessionId, input.session)
     const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
     if (result.outcome === "pending" || paidNoOrder) {
       // Paid but no order is not final either: the reconciliation tick keeps trying the cart (and flags it after
@@ -182,18 +187,22 @@ const settleCallbackSessionStep = createStep(
 
 type Previous = Pick<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at">
 
-/** Writes the row's outcome; compensation puts the previous one back. */
+/** Writes the row's outcome; compensation puts back the previous one (`before`: the row as the plan read it, under the lock). */
 const recordCallbackOutcomeStep = createStep(
   "payneteasy-record-callback-outcome",
-  async (input: { callbackId: string; result?: Result }, { container }) => {
-    const before = await readRow(container, input.callbackId)
+  async (input: { callbackId: string; result?: Result; before: CallbackRow }, { container }) => {
+    const before = input.before
     if (!input.result) return new StepResponse(before)
     const after = await writeOutcome(container, input.callbackId, input.result)
     const previous: Previous = { id: before.id, outcome: before.outcome, outcome_detail: before.outcome_detail, processed_at: before.processed_at }
     return new StepResponse(after, previous)
   },
   async (previous, { container }) => {
-    if (previous) await service(container).updatePaynetEasyCallbacks(previous)
+    // processed_at is text again if the step's output came back from a stored checkpoint (another instance compensating)
+    if (previous) {
+      const at = previous.processed_at
+      await service(container).updatePaynetEasyCallbacks({ ...previous, processed_at: at ? new Date(at) : null })
+    }
   }
 )
 
@@ -205,10 +214,10 @@ async function writeOutcome(container: MedusaContainer, id: string, r: Result): 
 
 export const processPaynetEasyCallbackWorkflow = createWorkflow(
   PROCESS_CALLBACK_WORKFLOW,
-  (input: { callbackId: string; lockOwner: string }) => {
-    const key = lockKeyStep({ callbackId: input.callbackId })
-    acquireLockStep({ key, ownerId: input.lockOwner, timeout: SESSION_LOCK_TIMEOUT_S, ttl: SESSION_LOCK_TTL_S })
-    const plan = planCallbackStep({ callbackId: input.callbackId })
+  (input: { callbackId: string; lockKey: string; lockOwner: string }) => {
+    acquireLockStep({ key: input.lockKey, ownerId: input.lockOwner, timeout: SESSION_LOCK_TIMEOUT_S, ttl: SESSION_LOCK_TTL_S })
+    const planned = planCallbackStep({ callbackId: input.callbackId })
+    const plan = transform({ planned }, ({ planned }) => planned.plan)
     const later = when("payneteasy-callback-is-later-event", { plan }, ({ plan }) => plan.kind === "later").then(() =>
       reflectLaterEventStep(transform({ plan }, ({ plan }) => plan as Extract<Plan, { kind: "later" }>))
     )
@@ -235,8 +244,9 @@ export const processPaynetEasyCallbackWorkflow = createWorkflow(
         default: return undefined
       }
     })
-    const row = recordCallbackOutcomeStep({ callbackId: input.callbackId, result })
-    releaseLockStep({ key, ownerId: input.lockOwner })
+    const before = transform({ planned }, ({ planned }) => planned.row)
+    const row = recordCallbackOutcomeStep({ callbackId: input.callbackId, result, before })
+    releaseLockStep({ key: input.lockKey, ownerId: input.lockOwner })
     return new WorkflowResponse(row)
   }
 )
@@ -248,7 +258,7 @@ export async function processCallback(container: MedusaContainer, callbackId: st
   }
   try {
     const { result } = await processPaynetEasyCallbackWorkflow(container).run({
-      input: { callbackId, lockOwner: `payneteasy-callback-${randomUUID()}` },
+      input: { callbackId, lockKey: callbackLockKey(first), lockOwner: `payneteasy-callback-${randomUUID()}` },
     })
     return result as CallbackRow
   } catch (e) {

@@ -22,7 +22,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { cartAndOrderFor } from "../../lookups/cart-and-order"
-import { findSession } from "../../callbacks/verify"
+import { findSession, type SessionInfo } from "../../callbacks/verify"
 
 export type SettleOutcome =
   /** the gateway approved; a Payment exists and, when the session belongs to a cart, the order exists */
@@ -59,9 +59,12 @@ async function links(container: MedusaContainer, sessionId: string, paymentColle
   return { ...cart, paymentId: (payments[0] as { id?: string } | undefined)?.id }
 }
 
-/** Confirms the session's outcome with the gateway (through the provider) and makes Medusa reflect it. Idempotent. */
-export async function settleSession(container: MedusaContainer, sessionId: string): Promise<SettleResult> {
-  const session = await findSession(container, sessionId)
+/**
+ * Confirms the session's outcome with the gateway (through the provider) and makes Medusa reflect it. Idempotent.
+ * `known`: the session as the caller has just read it under the same lock (process-callback's plan), saving a read.
+ */
+export async function settleSession(container: MedusaContainer, sessionId: string, known?: SessionInfo): Promise<SettleResult> {
+  const session = known?.id === sessionId ? known : await findSession(container, sessionId)
   if (!session) {
     return { outcome: "no_session", detail: "no PaynetEasy payment session with this id" }
   }
