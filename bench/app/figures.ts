@@ -53,15 +53,25 @@ function cannon(opts: autocannon.Options): Promise<Cannon> {
 const rate = (r: Cannon) => r.requests.total / Math.max(r.seconds, 1e-9)
 const mid = (xs: number[]) => summarize(xs).median
 
-/** autocannon over a list of paths, each sent once (amount = paths.length). */
-function sendPaths(url: string, paths: string[], connections: number): Promise<Cannon> {
+/**
+ * GETs cycling through `paths`. Every side of a ratio is sent this way, so the load generator does the same work per
+ * request on both: autocannon sends a fixed request from a prebuilt buffer, but builds one per request when a
+ * `setupRequest` picks the path, and on 2 shared cores that cost showed up as server idle time in the side that had it
+ * (a forged flood against a plain /health flood).
+ */
+function cycling(paths: string[]): NonNullable<autocannon.Options["requests"]> {
   let i = 0
-  return cannon({
-    url,
-    connections,
-    amount: paths.length,
-    requests: [{ setupRequest: (req: any) => ({ ...req, method: "GET", path: paths[i++ % paths.length] }) }],
-  })
+  return [{ setupRequest: (req: any) => ({ ...req, method: "GET", path: paths[i++ % paths.length] }) }]
+}
+
+/** A flood of `seconds`. */
+function flood(url: string, paths: string[], connections: number, seconds: number): Promise<Cannon> {
+  return cannon({ url, connections, duration: seconds, requests: cycling(paths) })
+}
+
+/** Each path sent once (amount = paths.length). */
+function sendPaths(url: string, paths: string[], connections: number): Promise<Cannon> {
+  return cannon({ url, connections, amount: paths.length, requests: cycling(paths) })
 }
 
 async function waitDrained(app: AppProcess, timeoutMs = 180_000): Promise<number> {
@@ -106,6 +116,9 @@ export async function checkoutFigure(app: AppProcess, sizes: AppSizes): Promise<
  * distinct genuine callbacks, forged flood, health again); each figure is judged on the median of its per-round
  * ratios, which a busy machine's drift cannot tilt. The worker processes the genuine ones (STATUS + a Payment each)
  * while the server answers; afterwards the database is checked.
+ * Every flood starts on a freshly collected server heap (`fresh`): otherwise a full collection of the previous
+ * phase's garbage lands in whichever flood comes next, and one side of a pair pays for the other's (per-round forged
+ * ratios swung from 0.55 to 1.01 before).
  */
 export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise<Figure[]> {
   const url = app.ready.url
@@ -113,7 +126,7 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
   const { genuine: all, forged } = await app.call<{ genuine: string[]; forged: string[] }>("makeSessions", { n: sizes.callbacks + warmN, tag: "CB" })
   await settleTemplate(app)
   // warm-up: health, forged and genuine (its own sessions), so the first round pays no JIT or pool growth
-  await cannon({ url: `${url}/health`, connections: sizes.connections, duration: 1 })
+  await flood(url, ["/health"], sizes.connections, 1)
   await sendPaths(url, forged.slice(0, 200), sizes.connections)
   await sendPaths(url, all.slice(0, warmN), sizes.connections)
   await waitDrained(app)
@@ -131,15 +144,20 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
   const forgedRates: number[] = []
   const forgedRatios: number[] = []
   const medusa404: number[] = []
+  // the forged requests' own query strings on a path nobody serves: what Medusa spends on a request of that shape
+  const unserved = forged.map((p) => p.replace("/payneteasy/callback?", "/payneteasy/no-such-route?"))
   const forgedP99: number[] = []
   const e2e: number[] = []
   let non2xx = 0
   let forgedNot4xx = 0
   const per = Math.ceil(genuine.length / sizes.rounds)
+  const fresh = () => app.call("gc")
   for (let round = 0; round < sizes.rounds; round++) {
-    const h = await cannon({ url: `${url}/health`, connections: sizes.connections, duration: sizes.floodSeconds })
+    await fresh()
+    const h = await flood(url, ["/health"], sizes.connections, sizes.floodSeconds)
     health.push(rate(h))
     const batch = genuine.slice(round * per, (round + 1) * per)
+    await fresh()
     const t0 = Date.now()
     const g = await sendPaths(url, batch, sizes.connections)
     non2xx += g.non2xx + g.errors + g.timeouts
@@ -149,21 +167,20 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
     await waitDrained(app)
     e2e.push(batch.length / ((Date.now() - t0) / 1000))
     // forged flood, then /health again (so each forged round has its own /health neighbour)
-    let i = 0
-    const f = await cannon({
-      url, connections: sizes.connections, duration: sizes.floodSeconds,
-      requests: [{ setupRequest: (req: any) => ({ ...req, method: "GET", path: forged[i++ % forged.length] }) }],
-    })
+    await fresh()
+    const f = await flood(url, forged, sizes.connections, sizes.floodSeconds)
     forgedNot4xx += f.requests.total - (f.statusCodeStats?.["403"]?.count ?? 0)
     forgedRates.push(rate(f))
     forgedP99.push(f.latency.p99)
-    const h2 = await cannon({ url: `${url}/health`, connections: sizes.connections, duration: sizes.floodSeconds })
+    await fresh()
+    const h2 = await flood(url, ["/health"], sizes.connections, sizes.floodSeconds)
     healthForForged.push(rate(h2))
     forgedRatios.push(rate(f) / rate(h2))
-    // Context, not judged: Medusa's own 404 for a path nobody serves. /health is registered after Medusa's loaders, as
+    // Context, not judged: Medusa's own 404 for the forged query strings on a path nobody serves. /health is registered after Medusa's loaders, as
     // `medusa start` does (scripts/demo/app.ts bootApp), so it passes Medusa's app-wide middleware (request logging,
     // cookies, session) but no route's own (scope, body parsers): the floor a store really has.
-    const nf = await cannon({ url: `${url}/payneteasy/no-such-route`, connections: sizes.connections, duration: sizes.floodSeconds })
+    await fresh()
+    const nf = await flood(url, unserved, sizes.connections, sizes.floodSeconds)
     medusa404.push(rate(nf))
   }
   const statusAfter = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
@@ -207,7 +224,7 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
         { what: `all refused 403: ${forgedNot4xx} were not`, ok: forgedNot4xx === 0 },
         { what: `nothing recorded: ${forgedRows.n} rows`, ok: forgedRows.n === 0 },
       ],
-      note: `forged latency p99 ${mid(forgedP99)} ms; per-round ratios ${forgedRatios.map((r) => r.toFixed(2)).join(", ")}; Medusa's own 404 on the same server: ${mid(medusa404).toFixed(0)} req/s, so forged ÷ Medusa 404 = ${(mid(forgedRates) / mid(medusa404)).toFixed(2)}×`,
+      note: `forged latency p99 ${mid(forgedP99)} ms; per-round ratios ${forgedRatios.map((r) => r.toFixed(2)).join(", ")}; Medusa's own 404 for the same query strings on an unserved path: ${mid(medusa404).toFixed(0)} req/s, so forged ÷ Medusa 404 = ${(mid(forgedRates) / mid(medusa404)).toFixed(2)}×`,
     }),
   ]
 }

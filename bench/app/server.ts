@@ -125,6 +125,11 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     global.gc?.()
     return process.memoryUsage()
   },
+  /** A full collection, so a flood starts without the previous phase's garbage (bench/app/figures.ts `fresh`). */
+  async gc() {
+    global.gc?.()
+    return true
+  },
   async makeSessions(args: { n: number; tag: string; young?: boolean }) {
     return makeSessions(args)
   },

@@ -49,7 +49,17 @@ export function verifiesUnder(configModule: unknown, providerId: string, params:
   return key === undefined ? undefined : verifyCallback(params, key)
 }
 
-/** The first registration (medusa-config order) whose control key verifies the message, or undefined. */
+/**
+ * The first registration (medusa-config order) whose control key verifies the message, or undefined. Registrations
+ * of one merchant account share a key: each distinct key is hashed once (a forged callback is checked against all).
+ */
 export function registrationVerifying(configModule: unknown, params: Record<string, string>): string | undefined {
-  return registrations(configModule).ids.find((id) => verifiesUnder(configModule, id, params) === true)
+  const tried = new Map<string, boolean>()
+  return registrations(configModule).ids.find((id) => {
+    const key = controlKeyOf(configModule, id)
+    if (key === undefined) return false
+    let verifies = tried.get(key)
+    if (verifies === undefined) tried.set(key, (verifies = verifyCallback(params, key)))
+    return verifies
+  })
 }
