@@ -35,7 +35,7 @@ const FULL: AppSizes = {
   watched: 10_000, reconcileRounds: 3, memoryCallbacks: 10_000, memoryDistinct: 300,
 }
 const QUICK: AppSizes = {
-  checkouts: 3, callbacks: 100, rounds: 2, floodSeconds: 1, connections: 10, scaleRows: 100_000, scaleSamples: 6,
+  checkouts: 5, callbacks: 100, rounds: 2, floodSeconds: 1, connections: 10, scaleRows: 100_000, scaleSamples: 6,
   watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40,
 }
 
