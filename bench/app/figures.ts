@@ -9,6 +9,7 @@ import { PROVIDER_IDS } from "../../integration-tests/helpers/provider-options"
 import { checkoutToPaymentSession, completeCart, storeHeaders, type StoreFixture } from "../../integration-tests/helpers/store"
 import { fetchApi } from "../../scripts/demo/http-api"
 import { figure, side, type Figure } from "../lib/report"
+import { CpuTally } from "../lib/cpu"
 import { alternate, summarize } from "../lib/stats"
 import { APPROVE_CARD } from "./shared"
 import type { AppProcess } from "./child"
@@ -152,23 +153,30 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
   let forgedNot4xx = 0
   const per = Math.ceil(genuine.length / sizes.rounds)
   const fresh = () => app.call("gc")
+  // CPU per request of each process (bench/lib/cpu.ts), summed over the rounds: the note says where the time goes
+  const cpu = new CpuTally(async () => ({
+    server: [app.pid],
+    worker: [app.worker.pid],
+    postgres: (await app.call<Array<{ pid: number }>>("sql", { text: "select pid from pg_stat_activity where datname = current_database()" })).map((r) => r.pid),
+  }))
+  const requests = (r: Cannon) => r.requests.total
   for (let round = 0; round < sizes.rounds; round++) {
     await fresh()
-    const h = await flood(url, ["/health"], sizes.connections, sizes.floodSeconds)
+    const h = await cpu.during("health", () => flood(url, ["/health"], sizes.connections, sizes.floodSeconds), requests)
     health.push(rate(h))
     const batch = genuine.slice(round * per, (round + 1) * per)
     await fresh()
     const t0 = Date.now()
-    const g = await sendPaths(url, batch, sizes.connections)
+    const g = await cpu.during("genuine", () => sendPaths(url, batch, sizes.connections), requests)
     non2xx += g.non2xx + g.errors + g.timeouts
     ours.push(rate(g))
     ratios.push(rate(g) / rate(h))
     oursP99.push(g.latency.p99)
-    await waitDrained(app)
+    await cpu.during("processing", () => waitDrained(app), () => batch.length)
     e2e.push(batch.length / ((Date.now() - t0) / 1000))
     // forged flood, then /health again (so each forged round has its own /health neighbour)
     await fresh()
-    const f = await flood(url, forged, sizes.connections, sizes.floodSeconds)
+    const f = await cpu.during("forged", () => flood(url, forged, sizes.connections, sizes.floodSeconds), requests)
     forgedNot4xx += f.requests.total - (f.statusCodeStats?.["403"]?.count ?? 0)
     forgedRates.push(rate(f))
     forgedP99.push(f.latency.p99)
@@ -202,6 +210,8 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
   const [forgedRows] = await app.call<any[]>("sql", { text: `select count(*)::int as n from payneteasy_callback where client_orderid like 'payses_CB%' and source <> 'callback'` })
   const sent = genuine.length
   const statusCalls = statusAfter - statusBefore
+  const us = (phase: string, group: string) => Math.round(cpu.perUnitMicros(phase)[group] ?? NaN).toLocaleString("en-US")
+  const ms = (phase: string, group: string) => ((cpu.perUnitMicros(phase)[group] ?? NaN) / 1000).toFixed(1)
   return [
     figure({
       figure: "callbacks/s", unit: "req/s", goal: { kind: "ratio-min", limit: 0.5 }, ratio: mid(ratios),
@@ -213,7 +223,7 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
         { what: `0 processed twice: ${pay.payments} payments for ${pay.sessions} sessions, ${statusCalls} STATUS calls`, ok: pay.payments === sent && pay.sessions === sent && statusCalls === sent },
         { what: `0 non-2xx: ${non2xx}`, ok: non2xx === 0 },
       ],
-      note: `SQL statements per callback: server ${serverSql.toFixed(1)}, worker ${workerSql.toFixed(1)}; route latency p99 ${mid(oursP99)} ms; per-round ratios ${ratios.map((r) => r.toFixed(2)).join(", ")}; end to end (sent → all processed by the worker, STATUS-confirmed) ${mid(e2e).toFixed(0)} callbacks/s`,
+      note: `SQL statements per callback: server ${serverSql.toFixed(1)}, worker ${workerSql.toFixed(1)}; CPU per request: /health ${us("health", "server")} µs on the server; a genuine callback ${us("genuine", "server")} µs on the server and ${us("genuine", "postgres")} µs in Postgres (the worker took ${us("genuine", "worker")} µs meanwhile), then processing ${ms("processing", "worker")} ms on the worker and ${ms("processing", "postgres")} ms in Postgres; route latency p99 ${mid(oursP99)} ms; per-round ratios ${ratios.map((r) => r.toFixed(2)).join(", ")}; end to end (sent → all processed by the worker, STATUS-confirmed) ${mid(e2e).toFixed(0)} callbacks/s`,
     }),
     figure({
       figure: "forged callbacks/s", unit: "req/s", goal: { kind: "ratio-min", limit: 0.8 }, ratio: mid(forgedRatios),
@@ -224,7 +234,7 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
         { what: `all refused 403: ${forgedNot4xx} were not`, ok: forgedNot4xx === 0 },
         { what: `nothing recorded: ${forgedRows.n} rows`, ok: forgedRows.n === 0 },
       ],
-      note: `forged latency p99 ${mid(forgedP99)} ms; per-round ratios ${forgedRatios.map((r) => r.toFixed(2)).join(", ")}; Medusa's own 404 for the same query strings on an unserved path: ${mid(medusa404).toFixed(0)} req/s, so forged ÷ Medusa 404 = ${(mid(forgedRates) / mid(medusa404)).toFixed(2)}×`,
+      note: `forged latency p99 ${mid(forgedP99)} ms; CPU per request on the server ${us("forged", "server")} µs (/health ${us("health", "server")} µs); per-round ratios ${forgedRatios.map((r) => r.toFixed(2)).join(", ")}; Medusa's own 404 for the same query strings on an unserved path: ${mid(medusa404).toFixed(0)} req/s, so forged ÷ Medusa 404 = ${(mid(forgedRates) / mid(medusa404)).toFixed(2)}×`,
     }),
   ]
 }
