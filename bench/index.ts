@@ -10,14 +10,15 @@
  * Micro figures (bench/micro.ts) run here; figures that need Medusa run against a real app in child processes
  * (bench/app/*: a server and a worker, as README "Production deployment" runs Medusa; Redis required). The exit code
  * is 0 even when a goal is missed: the table says so ("NO"); a broken measurement (a check that cannot run, the app
- * not booting) exits 1. Goals are judged on medians; p99 is shown beside them.
+ * not booting) exits 1, and so does a failed correctness check (a callback lost, processed twice or answered non-2xx,
+ * a forged one recorded): those are bugs, not speed. Goals are judged on medians; p99 is shown beside them.
  * bench/sandbox-scaling.ts (the sandbox is constant time) stays a separate script: npm run bench:sandbox.
  */
 import path from "node:path"
 import { callbackFigures, checkoutFigure, memoryFigure, reconciliationFigure, scaleFigure, type AppSizes } from "./app/figures"
 import { startApp } from "./app/child"
 import { gatewayFigures, signingFigures } from "./micro"
-import { machine, markdownTable, textTable, writeJson, type Figure } from "./lib/report"
+import { failedCorrectness, machine, markdownTable, textTable, writeJson, type Figure } from "./lib/report"
 
 const args = process.argv.slice(2)
 const quick = args.includes("--quick")
@@ -79,6 +80,8 @@ async function main() {
     if (f.note) console.log(`  ${f.figure}: ${f.note}`)
   }
   console.log(`\n${figures.filter((f) => f.holds).length}/${figures.length} goals hold; ${quick ? "quick" : "full"} run, ${seconds.toFixed(0)} s; ${path.relative(process.cwd(), file)}`)
+  const failed = failedCorrectness(figures)
+  if (failed.length > 0) throw new Error(`correctness checks failed:\n  ${failed.join("\n  ")}`)
 }
 
 main()

@@ -37,7 +37,8 @@ export interface Figure {
   goal: Goal
   holds: boolean
   /** extra conditions that must also be true for `holds` (e.g. 0 lost callbacks), with what was found */
-  checks?: Array<{ what: string; ok: boolean }>
+  /** `correctness`: a failure is a bug, not a speed figure (the bench exits 1: bench/index.ts). */
+  checks?: Array<{ what: string; ok: boolean; correctness?: boolean }>
   note?: string
 }
 
@@ -136,4 +137,9 @@ export function writeJson(file: string, info: RunInfo, figures: Figure[]): void 
 
 export function machine(): Pick<RunInfo, "node" | "cpus" | "loadAverage"> {
   return { node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) }
+}
+
+/** The correctness checks that failed, as "figure: what" lines (any of them makes the bench exit 1). */
+export function failedCorrectness(figures: readonly Figure[]): string[] {
+  return figures.flatMap((f) => (f.checks ?? []).filter((c) => c.correctness && !c.ok).map((c) => `${f.figure}: ${c.what}`))
 }

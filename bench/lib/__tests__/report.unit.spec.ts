@@ -1,5 +1,5 @@
 /** The bench's verdicts: quantiles, and when a figure holds (ratio limits, growth limits, extra checks). */
-import { figure, goalText } from "../report"
+import { failedCorrectness, figure, goalText } from "../report"
 import { pairedRatio, quantile, summarize } from "../stats"
 
 describe("quantile / summarize", () => {
@@ -39,5 +39,22 @@ describe("figure", () => {
   })
   it("a figure without a usable floor never holds", () => {
     expect(figure({ ...base, goal: { kind: "ratio-min", limit: 0.5 }, ours: { value: 1 }, floor: { value: 0 } }).holds).toBe(false)
+  })
+})
+
+describe("failedCorrectness", () => {
+  const base = { figure: "callbacks/s", oursWhat: "o", floorWhat: "f", unit: "req/s", goal: { kind: "ratio-min" as const, limit: 0.5 }, ours: { value: 1 }, floor: { value: 10 } }
+  it("names the failed correctness checks, not a missed goal or a failed speed check", () => {
+    const f = figure({
+      ...base,
+      checks: [
+        { what: "0 lost: 9 rows for 10", ok: false, correctness: true },
+        { what: "0 non-2xx: 0", ok: true, correctness: true },
+        { what: "worker grew 60 MB", ok: false },
+      ],
+    })
+    expect(f.holds).toBe(false)
+    expect(failedCorrectness([f])).toEqual(["callbacks/s: 0 lost: 9 rows for 10"])
+    expect(failedCorrectness([figure({ ...base, checks: [{ what: "worker grew 60 MB", ok: false }] })])).toEqual([])
   })
 })
