@@ -184,9 +184,10 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
     const h2 = await flood(url, ["/health"], sizes.connections, sizes.floodSeconds)
     healthForForged.push(rate(h2))
     forgedRatios.push(rate(f) / rate(h2))
-    // Context, not judged: Medusa's own 404 for the forged query strings on a path nobody serves. /health is registered after Medusa's loaders, as
-    // `medusa start` does (scripts/demo/app.ts bootApp), so it passes Medusa's app-wide middleware (request logging,
-    // cookies, session) but no route's own (scope, body parsers): the floor a store really has.
+    // Context, not judged: Medusa's own 404 for the forged query strings on a path nobody serves. /health is
+    // registered after Medusa's loaders, as `medusa start` does (scripts/demo/app.ts bootApp), so it passes Medusa's
+    // app-wide middleware (request logging, cookies, session) but no route's own (scope, body parsers): the floor a
+    // store really has.
     await fresh()
     const nf = await flood(url, unserved, sizes.connections, sizes.floodSeconds)
     medusa404.push(rate(nf))

@@ -36,8 +36,10 @@ export interface Figure {
   ratio: number
   goal: Goal
   holds: boolean
-  /** extra conditions that must also be true for `holds` (e.g. 0 lost callbacks), with what was found */
-  /** `correctness`: a failure is a bug, not a speed figure (the bench exits 1: bench/index.ts). */
+  /**
+   * extra conditions that must also be true for `holds` (e.g. 0 lost callbacks), with what was found; a failed
+   * `correctness` check is a bug, not a speed figure (the bench exits 1: bench/index.ts)
+   */
   checks?: Array<{ what: string; ok: boolean; correctness?: boolean }>
   note?: string
 }
