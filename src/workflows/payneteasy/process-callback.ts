@@ -66,7 +66,7 @@ type Plan =
   | { kind: "done" }
   | ({ kind: "final" } & Result)
   | { kind: "later"; fact: ConfirmedEventFact; paymentCollectionId: string }
-  | { kind: "initial"; sessionId: string; providerId: string; callbackStatus: string; session: SessionInfo }
+  | { kind: "initial"; callbackStatus: string; session: SessionInfo }
   | { kind: "payout" }
   | { kind: "card_verification" }
   | { kind: "recurring" }
@@ -77,7 +77,7 @@ const readRow = async (container: MedusaContainer, id: string) =>
 const isDone = (row: CallbackRow) => row.outcome === "processed" || row.outcome === "ignored" || row.outcome === "flagged"
 
 /** The lock a callback is processed under: its session's (or, with none, its gateway order's). A row never changes it. */
-export const callbackLockKey = (row: Pick<CallbackRow, "session_id" | "orderid">): string =>
+const callbackLockKey = (row: Pick<CallbackRow, "session_id" | "orderid">): string =>
   `payneteasy:session:${row.session_id ?? row.orderid}`
 
 /** Reads the row under the lock and decides what to do; asks STATUS for a later event (read-only, nothing to undo). */
@@ -110,7 +110,7 @@ async function planFor(container: MedusaContainer, row: CallbackRow): Promise<Pl
     return final("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
   }
   if (isInitialType(row.type)) {
-    return { kind: "initial", sessionId: session.id, providerId: session.provider_id, callbackStatus: row.status, session }
+    return { kind: "initial", callbackStatus: row.status, session }
   }
   const confirmation = await confirmCallbackEvent(container, row, session.payment_collection_id)
   if (!confirmation.confirmed) {
@@ -163,15 +163,16 @@ const reflectLaterEventStep = createStep(
 /** The initial transaction: STATUS through the provider, Medusa state through the payment module and core flows. */
 const settleCallbackSessionStep = createStep(
   "payneteasy-settle-callback-session",
-  async (input: { sessionId: string; providerId: string; callbackStatus: string; session: SessionInfo }, { container }) => {
-    const result = await settleSession(container, input.sessionId, input.session)
+  async (input: { callbackStatus: string; session: SessionInfo }, { container }) => {
+    const { id: sessionId, provider_id: providerId } = input.session
+    const result = await settleSession(container, sessionId, input.session)
     const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
     if (result.outcome === "pending" || paidNoOrder) {
       // Paid but no order is not final either: the reconciliation tick keeps trying the cart (and flags it after
       // the hour) besides re-running this row.
-      await ensureWatched(container, input.sessionId, input.providerId)
+      await ensureWatched(container, sessionId, providerId)
     } else {
-      await markSettled(container, input.sessionId, result.sessionStatus ?? result.outcome)
+      await markSettled(container, sessionId, result.sessionStatus ?? result.outcome)
     }
     if (paidNoOrder) {
       // Paid but no order: keep the row visibly failed so a redelivery or the reconciliation tick tries again.
