@@ -1,28 +1,14 @@
-import path from "node:path"
 import { callbackControl } from "../../gateway"
 import { registrationVerifying } from "../callback-keys"
-
-/** This plugin's provider module, as medusa-config names it (an absolute path here; a package path in an app). */
-const OURS = path.resolve(__dirname, "../../providers/payneteasy")
-
-const opts = (controlKey: string) => ({ baseUrl: "http://gw.test/paynet", endpointId: "1", login: "m", controlKey, backendUrl: "http://b" })
+import { OURS, paymentConfig, providerOptions } from "./payment-config"
 
 describe("registrationVerifying (the callback route's in-memory check)", () => {
   // Two registrations of one merchant account share a key; a third has its own.
-  const configModule = {
-    modules: {
-      payment: {
-        resolve: "@medusajs/medusa/payment",
-        options: {
-          providers: [
-            { resolve: OURS, id: "hosted", options: opts("KEY-A") },
-            { resolve: OURS, id: "direct", options: opts("KEY-A") },
-            { resolve: OURS, id: "other", options: opts("KEY-B") },
-          ],
-        },
-      },
-    },
-  }
+  const configModule = paymentConfig([
+    { resolve: OURS, id: "hosted", options: providerOptions({ controlKey: "KEY-A" }) },
+    { resolve: OURS, id: "direct", options: providerOptions({ controlKey: "KEY-A" }) },
+    { resolve: OURS, id: "other", options: providerOptions({ controlKey: "KEY-B" }) },
+  ])
   const message = (key: string) => {
     const base = { status: "approved", orderid: "902133", client_orderid: "payses_01", merchant_order: "payses_01", type: "sale" }
     return { ...base, control: callbackControl(base.status, base.orderid, base.client_orderid, key) }

@@ -1,30 +1,19 @@
-import path from "node:path"
 import { providerOptionsFor } from "../status-client"
+import { OURS, paymentConfig, providerOptions } from "./payment-config"
 
-/** This plugin's provider module, as medusa-config names it (an absolute path here; a package path in an app). */
-const OURS = path.resolve(__dirname, "../../providers/payneteasy")
 /** Another plugin's provider module registered under an id ours could have had. */
 const IMPOSTOR = { services: [class { static identifier = "payneteasy" }] }
 
-const opts = (login: string) => ({ baseUrl: "http://gw.test/paynet", endpointId: "1", login, controlKey: "k", backendUrl: "http://b" })
+const opts = (login: string) => providerOptions({ login })
 
 describe("provider options for a read-only STATUS client", () => {
-  const configModule = {
-    modules: {
-      payment: {
-        resolve: "@medusajs/medusa/payment",
-        options: {
-          providers: [
-            { resolve: "other", id: "stripe", options: { apiKey: "x" } },
-            { resolve: OURS, id: "payneteasy", options: opts("main") },
-            { resolve: OURS, id: "direct", options: opts("direct") },
-            { resolve: IMPOSTOR, id: "impostor", options: opts("impostor") },
-            { resolve: "./no/such/module", id: "missing", options: opts("missing") },
-          ],
-        },
-      },
-    },
-  }
+  const configModule = paymentConfig([
+    { resolve: "other", id: "stripe", options: { apiKey: "x" } },
+    { resolve: OURS, id: "payneteasy", options: opts("main") },
+    { resolve: OURS, id: "direct", options: opts("direct") },
+    { resolve: IMPOSTOR, id: "impostor", options: opts("impostor") },
+    { resolve: "./no/such/module", id: "missing", options: opts("missing") },
+  ])
 
   it("finds the registration whose id gives the payment's provider_id pp_payneteasy_<id>", () => {
     expect(providerOptionsFor(configModule, "pp_payneteasy_direct")?.login).toBe("direct")
