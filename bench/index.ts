@@ -28,7 +28,7 @@ const markdown = args.includes("--markdown")
 const pick = args.find((a) => a.startsWith("--figures="))?.slice(10).split(",")
 const want = (name: string) => !pick || pick.includes(name)
 
-// Genuine callbacks are processed (STATUS + a Payment each) by the worker at 22–31 a second on 2 shared cores (Medusa's
+// Genuine callbacks are processed (STATUS + a Payment each) by the worker at 20–31 a second on 2 shared cores (Medusa's
 // payment module and workflow engine; README "Performance"), redeliveries answered at hundreds a second: that is
 // what bounds the counts here. Memory: 10,000 callbacks = 300 distinct genuine ones + 9,700 redeliveries.
 const FULL: AppSizes = {
