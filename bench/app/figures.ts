@@ -295,7 +295,9 @@ export async function scaleFigure(app: AppProcess, sizes: AppSizes): Promise<Fig
   }
   const [{ rows }] = await app.call<any[]>("sql", { text: "select count(*)::int as rows from payneteasy_callback" })
   const plan = await app.call<any[]>("sql", {
-    text: `explain select * from payneteasy_callback where source = 'callback' and orderid = '1' and client_orderid = 'x' and type = 'preauth' and status = 'approved' and event_key = '' and deleted_at is null limit 1`,
+    // the shape recordCallbacks looks up earlier copies with, for two callbacks recorded in one statement
+    text: `explain select * from payneteasy_callback where (source, orderid, client_orderid, type, status, event_key)
+           in (('callback', '1', 'x', 'preauth', 'approved', ''), ('callback', '2', 'y', 'sale', 'approved', '')) and deleted_at is null`,
   })
   const usesIndex = plan.some((r) => /Index/.test(String(r["QUERY PLAN"])))
   await empty()

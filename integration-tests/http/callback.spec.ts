@@ -221,6 +221,38 @@ medusaIntegrationTestRunner({
         expect(onlyGatewayOrder(sandbox(), session.id).transactions).toHaveLength(1)
       })
 
+      it("recording several callbacks in one statement: each gets its own row once, a repeat the first copy's, an old one its row", async () => {
+        const log = callbackLog(getContainer())
+        const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        const input = (orderid: string, status = "approved") => ({
+          source: "callback" as const, provider_id: PROVIDER_IDS.hosted, session_id: null, orderid, client_orderid: "payses_BATCH",
+          type: "sale", status, event_key: "", amount: "1.00", currency: "EUR", error_code: null, error_message: null,
+          action: null, params: { orderid }, received_at: new Date(),
+        })
+        const [old] = await log.recordCallbacks([input("b-old")])
+        expect(old.created).toBe(true)
+
+        const batch = [input("b-1"), input("b-2"), input("b-1"), input("b-old"), input("b-1", "declined")]
+        const recorded = await log.recordCallbacks(batch)
+        expect(recorded.map((r) => [r.row.orderid, r.row.status, r.created])).toEqual([
+          ["b-1", "approved", true], ["b-2", "approved", true], ["b-1", "approved", false], ["b-old", "approved", false], ["b-1", "declined", true],
+        ])
+        expect(recorded[2].row.id).toBe(recorded[0].row.id)
+        expect(recorded[3].row.id).toBe(old.row.id)
+        expect(new Set(recorded.map((r) => r.row.id)).size).toBe(4)
+        expect(recorded[1].row).toMatchObject({ outcome: "received", params: { orderid: "b-2" }, amount: "1.00", provider_id: PROVIDER_IDS.hosted })
+
+        // Two statements racing on the same callbacks (two server instances): each callback is created exactly once.
+        const race = [input("b-race-1"), input("b-race-2")]
+        const [one, two] = await Promise.all([log.recordCallbacks(race), log.recordCallbacks([...race].reverse())])
+        expect([...one, ...two].filter((r) => r.created)).toHaveLength(2)
+        expect(two.map((r) => r.row.id).reverse()).toEqual(one.map((r) => r.row.id))
+        const { rows } = await pg.raw(`select orderid, count(*)::int as n from payneteasy_callback where client_orderid = 'payses_BATCH' group by orderid order by orderid`)
+        expect(rows).toEqual([
+          { orderid: "b-1", n: 2 }, { orderid: "b-2", n: 1 }, { orderid: "b-old", n: 1 }, { orderid: "b-race-1", n: 1 }, { orderid: "b-race-2", n: 1 },
+        ])
+      })
+
       it("a forged control gets 403 and changes nothing; a malformed callback gets 400", async () => {
         const container = getContainer()
         const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)

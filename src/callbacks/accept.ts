@@ -1,7 +1,7 @@
 /**
  * The shared front half of the callback and return routes: read the request, authenticate it through the provider
- * (verify.ts), and record it in the callback log. Framework-level only (container + plain values), so the
- * routes stay thin and this is testable without HTTP.
+ * (verify.ts), and record it in the callback log (together with the others of this event-loop turn: record-batch.ts).
+ * Framework-level only (container + plain values), so the routes stay thin and this is testable without HTTP.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PAYNETEASY_MODULE } from "../modules/payneteasy"
@@ -11,6 +11,7 @@ import { sessionIdFromClientOrderId } from "../payment-data/client-order-id"
 import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./params"
 import { isVerified, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify"
 import { rowKindOf, verifyRowMessage } from "./order-kinds"
+import { recordInTurn } from "./record-batch"
 
 const rowVerified = (v: { providerId: string } | VerifyFailure): VerifiedMessage | VerifyFailure =>
   "providerId" in v
@@ -58,7 +59,7 @@ export async function acceptGatewayMessage(
       : { ok: false, status: 404, message: "unknown order, and the control verifies under no PaynetEasy provider" }
   }
   const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
-  const { row, created } = await service.recordCallback({
+  const { row, created } = await recordInTurn(service, {
     source,
     provider_id: verified.providerId,
     session_id: verified.session?.id ?? sessionIdFromClientOrderId(core.clientOrderId) ?? null,

@@ -20,6 +20,7 @@ import type { MedusaContainer, WebhookActionResult } from "@medusajs/framework/t
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { sessionIdFromClientOrderId } from "../payment-data/client-order-id"
 import type { CallbackCore, CallbackParams } from "./params"
+import { perTurn } from "./per-turn"
 
 import { PROVIDER_PREFIX } from "../gateway-adapter/registration"
 
@@ -71,23 +72,31 @@ export async function findSession(container: MedusaContainer, sessionId: string 
   return session && session.provider_id.startsWith(PROVIDER_PREFIX) ? session : undefined
 }
 
+type Raw = { raw(sql: string, params: unknown[]): Promise<{ rows: SessionInfo[] }> }
+
 /**
- * The session a gateway message names, read for verification: one indexed read of the payment module's table. The
- * callback route runs this for every genuine callback (and every redelivery), so it skips Query's graph machinery
- * (remote joiner, the module's ORM), the largest share of the route's CPU in a profile (bench "callbacks/s"). Same
- * shape and the same filter as findSession (not deleted, one of our providers).
+ * The sessions gateway messages name, read for verification: one indexed read of the payment module's table for all
+ * the messages of an event-loop turn (per-turn.ts). The callback route runs this for every genuine callback (and
+ * every redelivery), so it skips Query's graph machinery (remote joiner, the module's ORM), the largest share of the
+ * route's CPU in a profile (bench "callbacks/s"). Same shape and the same filter as findSession (not deleted, one of
+ * our providers).
  */
-async function sessionForVerification(container: MedusaContainer, sessionId: string | undefined): Promise<SessionInfo | undefined> {
-  if (!sessionId) return undefined
-  type Raw = { raw(sql: string, params: unknown[]): Promise<{ rows: SessionInfo[] }> }
-  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as Raw
+const readSessionInTurn = perTurn<Raw, string, SessionInfo | undefined>(async (knex, ids) => {
   const { rows } = await knex.raw(
     `select id, provider_id, status, amount, currency_code, data, payment_collection_id
-     from payment_session where id = ? and deleted_at is null limit 1`,
-    [sessionId]
+     from payment_session where id = any(?) and deleted_at is null`,
+    [[...new Set(ids)]]
   )
-  const session = rows[0]
-  return session && session.provider_id.startsWith(PROVIDER_PREFIX) ? session : undefined
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  return ids.map((id) => {
+    const session = byId.get(id)
+    return session && session.provider_id.startsWith(PROVIDER_PREFIX) ? { ...session } : undefined
+  })
+})
+
+async function sessionForVerification(container: MedusaContainer, sessionId: string | undefined): Promise<SessionInfo | undefined> {
+  if (!sessionId) return undefined
+  return readSessionInTurn(container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as Raw, sessionId)
 }
 
 async function ask(

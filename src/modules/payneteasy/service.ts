@@ -28,6 +28,13 @@ export type CallbackRow = InferTypeOf<typeof PaynetEasyCallback>
 
 export type NewCallback = Omit<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at" | "created_at" | "updated_at" | "deleted_at">
 
+export type RecordedCallback = { row: CallbackRow; created: boolean }
+
+/** The callback log's unique event key (models/callback-log.ts), in this order. */
+const EVENT_KEY_COLUMNS = "source, orderid, client_orderid, type, status, event_key"
+const eventKeyOf = (c: Pick<CallbackRow, "source" | "orderid" | "client_orderid" | "type" | "status" | "event_key">) =>
+  [c.source, c.orderid, c.client_orderid, c.type, c.status, c.event_key]
+
 /** A recurring payment and one of its charges, as the models define them (models/recurring-*.ts). */
 export type RecurringPaymentRow = InferTypeOf<typeof PaynetEasyRecurringPayment>
 export type RecurringChargeRow = InferTypeOf<typeof PaynetEasyRecurringCharge>
@@ -76,49 +83,69 @@ class PaynetEasyModuleService extends MedusaService({
   }
 
   /**
-   * Records a callback once. Returns the row and whether this call created it.
+   * Records a callback once. Returns the row and whether this call created it. (recordCallbacks, for one.)
+   */
+  async recordCallback(input: NewCallback, sharedContext: Context = {}): Promise<RecordedCallback> {
+    const [recorded] = await this.recordCallbacks([input], sharedContext)
+    return recorded
+  }
+
+  /**
+   * Records callbacks, each once: for each input, in order, its row and whether this call created it. Inputs with the
+   * same event key (source, orderid, client_orderid, type, status, event_key) get the same row, created by the first.
    *
-   * One statement on the hot path of `/payneteasy/callback` (bench "callbacks/s"): INSERT … ON CONFLICT DO NOTHING on
-   * the event's unique index, and in the same statement the existing row when there was one. A duplicate racing an
+   * One statement on the hot path of `/payneteasy/callback` (bench "callbacks/s"), however many callbacks it records
+   * (the route records those of one event-loop turn together: callbacks/record-batch.ts): INSERT … ON CONFLICT DO
+   * NOTHING on the event's unique index, and in the same statement the rows that already existed. A duplicate racing an
    * uncommitted first copy waits for it; the statement's snapshot then cannot see the winner, so it is read once more.
-   * Raw SQL because the ORM's find-then-create sends four statements (a find, then BEGIN, INSERT, COMMIT) where one
-   * does; the columns are this module's own table (models/callback-log.ts). Unlike the generated create, it emits no
-   * internal `…created` event; nothing subscribes to one.
+   * Raw SQL because the ORM's find-then-create sends four statements (a find, then BEGIN, INSERT, COMMIT) per row where
+   * one does; the columns are this module's own table (models/callback-log.ts). Unlike the generated create, it emits
+   * no internal `…created` event; nothing subscribes to one.
    */
   @InjectManager()
-  async recordCallback(
-    input: NewCallback,
+  async recordCallbacks(
+    inputs: NewCallback[],
     @MedusaContext() sharedContext: Context = {}
-  ): Promise<{ row: CallbackRow; created: boolean }> {
+  ): Promise<RecordedCallback[]> {
+    if (inputs.length === 0) return []
     const knex = knexOf(sharedContext)
-    const key = [input.source, input.orderid, input.client_orderid, input.type, input.status, input.event_key]
-    const EXISTING = `select false as created, * from payneteasy_callback
-      where source = ? and orderid = ? and client_orderid = ? and type = ? and status = ? and event_key = ? and deleted_at is null`
-    const values = [
-      rowId("pnecb"), input.source, input.provider_id, input.session_id ?? null, input.orderid,
+    const ids = inputs.map(() => rowId("pnecb"))
+    const values = inputs.flatMap((input, i) => [
+      ids[i], input.source, input.provider_id, input.session_id ?? null, input.orderid,
       input.client_orderid, input.type, input.status, input.event_key, input.amount ?? null, input.currency ?? null,
       input.error_code ?? null, input.error_message ?? null, input.action ?? null, JSON.stringify(input.params ?? {}),
       input.received_at ?? new Date(),
-    ]
+    ])
+    const keys = inputs.map(eventKeyOf)
     const { rows } = await knex.raw(
       `with inserted as (
          insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status,
            event_key, amount, currency, error_code, error_message, action, params, outcome, received_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'received', ?)
-         on conflict (source, orderid, client_orderid, type, status, event_key) where deleted_at is null do nothing
+         values ${inputs.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'received', ?)").join(", ")}
+         on conflict (${EVENT_KEY_COLUMNS}) where deleted_at is null do nothing
          returning *)
        select true as created, * from inserted
        union all
-       ${EXISTING} and not exists (select 1 from inserted)
-       limit 1`,
-      [...values, ...key]
+       select false as created, * from payneteasy_callback
+       where (${EVENT_KEY_COLUMNS}) in (${keys.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}) and deleted_at is null`,
+      [...values, ...keys.flat()]
     )
-    const found = rows[0] ?? (await knex.raw(`${EXISTING} limit 1`, key)).rows[0]
-    if (!found) {
-      throw new Error(`callback log: neither inserted nor found (${input.source} ${input.orderid} ${input.client_orderid})`)
+    const byKey = new Map<string, { created: boolean } & CallbackRow>()
+    for (const r of rows) byKey.set(eventKeyOf(r).join("\u0000"), r)
+    const recorded: RecordedCallback[] = []
+    for (const [i, key] of keys.entries()) {
+      let found = byKey.get(key.join("\u0000"))
+      if (!found) {
+        found = (await knex.raw(`select false as created, * from payneteasy_callback
+          where (${EVENT_KEY_COLUMNS}) = (?, ?, ?, ?, ?, ?) and deleted_at is null limit 1`, key)).rows[0]
+        if (!found) throw new Error(`callback log: neither inserted nor found (${key[0]} ${key[1]} ${key[2]})`)
+        byKey.set(key.join("\u0000"), found)
+      }
+      const { created, ...row } = found
+      // a repeat of an earlier input's key in the same call gets that input's row, not created by it
+      recorded.push({ row: row as CallbackRow, created: created === true && row.id === ids[i] })
     }
-    const { created, ...row } = found
-    return { row: row as CallbackRow, created: created === true }
+    return recorded
   }
 
   /**

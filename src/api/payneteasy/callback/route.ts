@@ -3,7 +3,8 @@
  * `server_callback_url`).
  *
  * verify control (in memory, then with the key of the session's or row's own registration: callbacks/accept.ts) → record in the callback log (unique per source/orderid/client_orderid/
- * type/status/event_key, see src/callbacks/params.ts `eventKey`) → emit `payneteasy.callback.received` → 200. Processing
+ * type/status/event_key, see src/callbacks/params.ts `eventKey`) → emit `payneteasy.callback.received` (one emit for
+ * the callbacks recorded in the same event-loop turn: workflows/payneteasy/callback-queue.ts) → 200. Processing
  * (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway gets its 200
  * quickly and stops retrying (it retries a non-200 for 14 days).
  * - payment sessions (`payses_…`), payouts (`pnepo_…`) and saved-card verifications (`pnecard_…`) all come here; the
@@ -28,9 +29,19 @@ import { coreFields, readParams, type CallbackParams } from "../../../callbacks/
 import { acceptGatewayMessage } from "../../../callbacks/accept"
 import { looksOurs } from "../../../callbacks/order-kinds"
 import { registrationVerifying } from "../../../gateway-adapter/callback-keys"
-import { CALLBACK_RECEIVED } from "../../../workflows/payneteasy/process-callback"
+import { queueCallbackProcessing } from "../../../workflows/payneteasy/callback-queue"
 
 export const AUTHENTICATE = false
+
+/**
+ * A plain-text answer, written directly rather than through express's res.send (content-type parsing, an ETag hash of
+ * the body, a freshness check): the gateway reads only the status, and a flood of callbacks, forged or genuine, should
+ * cost as little per answer as /health's.
+ */
+function answer(res: MedusaResponse, status: number, text: string) {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) })
+  res.end(text)
+}
 
 async function handle(req: MedusaRequest, res: MedusaResponse) {
   const url = req.originalUrl ?? req.url ?? ""
@@ -44,11 +55,7 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
   }
   if (early && !registrationVerifying(req.scope.resolve("configModule"), early.params)) {
     const ours = looksOurs(early.clientOrderId)
-    // written directly rather than through express's res.send (content-type parsing, an ETag hash of the body, a
-    // freshness check): this is the answer a flood of forged callbacks gets, so it should cost as little as /health's
-    const text = ours ? "control does not verify" : "unknown order, and the control verifies under no PaynetEasy provider"
-    res.writeHead(ours ? 403 : 404, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) })
-    res.end(text)
+    answer(res, ours ? 403 : 404, ours ? "control does not verify" : "unknown order, and the control verifies under no PaynetEasy provider")
     return
   }
   const accepted = await acceptGatewayMessage(
@@ -62,16 +69,16 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
     "callback"
   )
   if (!accepted.ok) {
-    res.status(accepted.status).type("text/plain").send(accepted.message)
+    answer(res, accepted.status, accepted.message)
     return
   }
   const { row, created } = accepted
   // A duplicate of a callback whose processing failed queues it again; one still `received` is in flight (or will be
   // picked up by the reconciliation tick if its instance died), so it is not queued twice.
   if (created || row.outcome === "failed") {
-    await req.scope.resolve(Modules.EVENT_BUS).emit({ name: CALLBACK_RECEIVED, data: { id: row.id } })
+    await queueCallbackProcessing(req.scope.resolve(Modules.EVENT_BUS), row.id)
   }
-  res.status(200).type("text/plain").send("OK")
+  answer(res, 200, "OK")
 }
 
 export const GET = handle

@@ -1,0 +1,45 @@
+import type { IEventBusModuleService } from "@medusajs/framework/types"
+import { queueCallbackProcessing } from "../callback-queue"
+import { CALLBACK_RECEIVED } from "../process-callback"
+
+type Message = { name: string; data: { id: string } }
+
+/** An event bus whose emits stay pending until the test settles them (the seam: only `emit` is used). */
+function bus() {
+  const emits: Array<{ messages: Message[]; settle: (error?: Error) => void }> = []
+  const fake = {
+    emit: (messages: Message[]) =>
+      new Promise<void>((resolve, reject) => emits.push({ messages, settle: (e) => (e ? reject(e) : resolve()) })),
+  }
+  return { bus: fake as unknown as IEventBusModuleService, emits }
+}
+
+const turn = () => new Promise((r) => setImmediate(r))
+
+describe("queueing recorded callbacks for processing", () => {
+  it("the callbacks of one turn are one emit of one payneteasy.callback.received event each; callers wait for it", async () => {
+    const { bus: b, emits } = bus()
+    let settled = 0
+    const queued = ["pnecb_1", "pnecb_2"].map((id) => queueCallbackProcessing(b, id).then(() => settled++))
+    await turn()
+    expect(emits.map((e) => e.messages)).toEqual([
+      [
+        { name: CALLBACK_RECEIVED, data: { id: "pnecb_1" } },
+        { name: CALLBACK_RECEIVED, data: { id: "pnecb_2" } },
+      ],
+    ])
+    await turn()
+    expect(settled).toBe(0)
+    emits[0].settle()
+    await Promise.all(queued)
+    expect(settled).toBe(2)
+  })
+
+  it("a failed emit fails each callback it carried", async () => {
+    const { bus: b, emits } = bus()
+    const queued = [queueCallbackProcessing(b, "pnecb_1"), queueCallbackProcessing(b, "pnecb_2")]
+    await turn()
+    emits[0].settle(new Error("redis is down"))
+    for (const p of queued) await expect(p).rejects.toThrow("redis is down")
+  })
+})
