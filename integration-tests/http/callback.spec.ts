@@ -15,6 +15,7 @@ import { callbackControl } from "../../src/gateway"
 import { payHostedPage } from "../../src/sandbox"
 import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { recordInTurn } from "../../src/callbacks/record-batch"
 import { GATEWAY_EVENT } from "../../src/workflows/payneteasy/reflect-later-event"
 import { backendUrl } from "../helpers/backend-url"
 import { TEST_APP_DIR } from "../helpers/paths"
@@ -221,7 +222,7 @@ medusaIntegrationTestRunner({
         expect(onlyGatewayOrder(sandbox(), session.id).transactions).toHaveLength(1)
       })
 
-      it("recording several callbacks in one statement: each gets its own row once, a repeat the first copy's, an old one its row", async () => {
+      it("recording several callbacks in one statement: each gets its own row once, a repeat the first copy's, an old one its row; a refused one fails alone", async () => {
         const log = callbackLog(getContainer())
         const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
         const input = (orderid: string, status = "approved") => ({
@@ -247,9 +248,18 @@ medusaIntegrationTestRunner({
         const [one, two] = await Promise.all([log.recordCallbacks(race), log.recordCallbacks([...race].reverse())])
         expect([...one, ...two].filter((r) => r.created)).toHaveLength(2)
         expect(two.map((r) => r.row.id).reverse()).toEqual(one.map((r) => r.row.id))
+
+        // Recorded in one turn, one of them with text Postgres refuses (a NUL in jsonb): only that one fails.
+        const [good, bad, alsoGood] = await Promise.allSettled([
+          recordInTurn(log, input("b-turn-1")),
+          recordInTurn(log, { ...input("b-turn-bad"), params: { note: "a\u0000b" } }),
+          recordInTurn(log, input("b-turn-2")),
+        ])
+        expect([good.status, bad.status, alsoGood.status]).toEqual(["fulfilled", "rejected", "fulfilled"])
         const { rows } = await pg.raw(`select orderid, count(*)::int as n from payneteasy_callback where client_orderid = 'payses_BATCH' group by orderid order by orderid`)
         expect(rows).toEqual([
-          { orderid: "b-1", n: 2 }, { orderid: "b-2", n: 1 }, { orderid: "b-old", n: 1 }, { orderid: "b-race-1", n: 1 }, { orderid: "b-race-2", n: 1 },
+          { orderid: "b-1", n: 2 }, { orderid: "b-2", n: 1 }, { orderid: "b-old", n: 1 }, { orderid: "b-race-1", n: 1 },
+          { orderid: "b-race-2", n: 1 }, { orderid: "b-turn-1", n: 1 }, { orderid: "b-turn-2", n: 1 },
         ])
       })
 

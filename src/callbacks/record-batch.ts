@@ -5,15 +5,24 @@
  * with its WAL flush each.
  *
  * Each caller still gets its own row and whether it created it, once the statement holding it has committed; the
- * route answers the gateway only after that. A failed statement fails every message in it: each is answered 500 and
- * re-sent by the gateway, and none of them was recorded. Two copies of one callback in the same turn are two inputs,
- * and the statement gives both the one row, created by the first.
+ * route answers the gateway only after that. When the shared statement fails, each message is tried alone, so a
+ * message the database refuses fails only itself (answered 500; the gateway re-sends it). Two copies of one callback
+ * in the same turn are two inputs, and the statement gives both the one row, created by the first.
  */
 import type PaynetEasyModuleService from "../modules/payneteasy/service"
 import type { NewCallback, RecordedCallback } from "../modules/payneteasy/service"
 import { perTurn } from "./per-turn"
 
 /** Records one verified gateway message in the callback log, with the others of this turn. */
-export const recordInTurn = perTurn<PaynetEasyModuleService, NewCallback, RecordedCallback>((service, inputs) =>
-  service.recordCallbacks([...inputs])
-)
+export const recordInTurn = perTurn<PaynetEasyModuleService, NewCallback, RecordedCallback>(async (service, inputs) => {
+  try {
+    return await service.recordCallbacks([...inputs])
+  } catch (error) {
+    if (inputs.length === 1) throw error
+    // One message the database refuses (a genuine callback can still carry text Postgres will not store) must not
+    // fail the others of its turn: each is recorded alone, and only the one that fails again fails.
+    return Promise.all(inputs.map((input) => service.recordCallbacks([input]).then(([recorded]) => recorded, toError)))
+  }
+})
+
+const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)))
