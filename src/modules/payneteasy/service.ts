@@ -30,6 +30,14 @@ export type NewCallback = Omit<CallbackRow, "id" | "outcome" | "outcome_detail" 
 
 export type RecordedCallback = { row: CallbackRow; created: boolean }
 
+/**
+ * Text as Postgres can store it: without U+0000, which neither `text` nor `jsonb` accepts. A genuine callback carrying
+ * one (its control covers only status, ids and key) would otherwise never be recorded and be answered 500 until the
+ * gateway gave up. Also a JSON.stringify replacer.
+ */
+const withoutNul = (_key: string, value: unknown): unknown =>
+  typeof value === "string" && value.includes("\u0000") ? value.replaceAll("\u0000", "") : value
+
 /** The callback log's unique event key (models/callback-log.ts), in this order. */
 const EVENT_KEY_COLUMNS = "source, orderid, client_orderid, type, status, event_key"
 const eventKeyOf = (c: Pick<CallbackRow, "source" | "orderid" | "client_orderid" | "type" | "status" | "event_key">) =>
@@ -113,10 +121,10 @@ class PaynetEasyModuleService extends MedusaService({
     const values = inputs.flatMap((input, i) => [
       ids[i], input.source, input.provider_id, input.session_id ?? null, input.orderid,
       input.client_orderid, input.type, input.status, input.event_key, input.amount ?? null, input.currency ?? null,
-      input.error_code ?? null, input.error_message ?? null, input.action ?? null, JSON.stringify(input.params ?? {}),
+      input.error_code ?? null, input.error_message ?? null, input.action ?? null, JSON.stringify(input.params ?? {}, withoutNul),
       input.received_at ?? new Date(),
-    ])
-    const keys = inputs.map(eventKeyOf)
+    ].map((v) => withoutNul("", v)))
+    const keys = inputs.map((input) => eventKeyOf(input).map((v) => withoutNul("", v)))
     const { rows } = await knex.raw(
       `with inserted as (
          insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status,
