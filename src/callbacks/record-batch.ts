@@ -19,8 +19,8 @@ export const recordInTurn = perTurn<PaynetEasyModuleService, NewCallback, Record
     return await service.recordCallbacks([...inputs])
   } catch (error) {
     if (inputs.length === 1) throw error
-    // One message the database refuses (a genuine callback can still carry text Postgres will not store) must not
-    // fail the others of its turn: each is recorded alone, and only the one that fails again fails.
+    // One message the database refuses (a NUL in a parameter's name, which the service cannot strip as it does in
+    // values) must not fail the others of its turn: each is recorded alone, and only the one that fails again fails.
     return Promise.all(inputs.map((input) => service.recordCallbacks([input]).then(([recorded]) => recorded, toError)))
   }
 })
