@@ -5,14 +5,15 @@
  *   the payment's ledger entry is updated; declined → flagged for a person, in the callback log and on the order);
  * - an approved payment for a deleted session is flagged, not ignored;
  * - paid but the cart could not be completed, with callbacks off: reconciliation keeps trying the cart;
- * - a direct session whose card reply and STATUS were both lost is still found and settled.
+ * - a direct session whose card reply and STATUS were both lost is still found and settled;
+ * - a tick takes at most CLAIM_LIMIT due watches, however many are due: the rest wait for the next tick.
  * Waiting is by polled condition (bounded); nothing asserts on durations.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { payHostedPage } from "../../src/sandbox"
-import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { CLAIM_LIMIT, reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
@@ -194,6 +195,32 @@ medusaIntegrationTestRunner({
       const orderId = await waitForOrder(container, cart.id, true)
       expect(await ordersForCart(container, cart.id)).toEqual([orderId])
       expect(await paymentsForSession(container, session.id)).toHaveLength(1)
+    })
+
+    it("a tick checks at most CLAIM_LIMIT due watches; the others are checked by the next tick", async () => {
+      const container = getContainer()
+      const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+      const extra = 4
+      // Due ten minutes from now, and the ticks below run as of then: the app's own scheduled tick (every 3 s, real
+      // time) never finds them due. Watches of sessions that do not exist: no callback or discovery touches them.
+      const then = new Date(Date.now() + 10 * 60_000)
+      await knex.raw(
+        `insert into payneteasy_reconciliation (id, session_id, provider_id, target, state, started_at, next_check_at, checks, created_at, updated_at)
+         select 'pnerc_bound' || g, 'payses_BOUND' || lpad(g::text, 3, '0'), ?, '', 'pending', now(), ?, 0, now(), now()
+         from generate_series(1, ?) g`,
+        [PROVIDER_IDS.hosted, then, CLAIM_LIMIT + extra]
+      )
+      const checked = async () =>
+        (await knex.raw(`select count(*)::int as n from payneteasy_reconciliation where session_id like 'payses_BOUND%' and last_checked_at is not null`)).rows[0].n
+      // The scheduled tick may hold the tick lock for a moment: a skipped tick did nothing, so try again.
+      const tick = () => waitFor("a tick that is not skipped", async () => {
+        const report = await reconcilePaynetEasy(container, { now: () => new Date(then.getTime() + 1_000) })
+        return report.skipped ? false : report
+      })
+      expect(await tick()).toMatchObject({ checked: CLAIM_LIMIT, errors: 0 })
+      expect(await checked()).toBe(CLAIM_LIMIT)
+      expect(await tick()).toMatchObject({ checked: extra, errors: 0 })
+      expect(await checked()).toBe(CLAIM_LIMIT + extra)
     })
 
     it("a direct session whose card reply and STATUS were both lost is found by client_orderid and settled", async () => {

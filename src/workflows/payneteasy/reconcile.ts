@@ -43,10 +43,11 @@ export const RECONCILE_SESSION_WORKFLOW = "payneteasy-reconcile-session"
 export const DEFAULT_CONCURRENCY = 4
 /**
  * Due rows one tick takes. Each check is CPU-bound in Medusa (STATUS + payment module + workflow), so a tick's time
- * grows with the rows it takes whatever the concurrency: 20 keeps a full tick within 2× of a tick with 10 due rows
- * (bench "reconciliation"; 25 measured 2.35×) and still checks 400 sessions a minute at one tick per 3 s.
+ * grows with the rows it takes whatever the concurrency: a full tick costs about CLAIM_LIMIT ÷ 10 times a tick with 10
+ * due rows (bench "reconciliation", goal ≤ 2×: 25 measured 2.35×, and 20, exactly twice the work, 1.60–2.10× from run
+ * to run). 15 keeps the bound with room to spare and still checks 300 sessions a minute at one tick per 3 s.
  */
-const CLAIM_LIMIT = 20
+export const CLAIM_LIMIT = 15
 const LEASE_MS = 60_000
 const WATCHED_STATUSES = ["pending", "requires_more", "pending_authorization"]
 
