@@ -11,7 +11,7 @@ import { fetchApi } from "../../scripts/demo/http-api"
 import { figure, side, type Figure } from "../lib/report"
 import { CpuTally } from "../lib/cpu"
 import { alternate, summarize } from "../lib/stats"
-import { APPROVE_CARD } from "./shared"
+import { APPROVE_CARD, sessionId } from "./shared"
 import type { AppProcess } from "./child"
 
 export interface AppSizes {
@@ -328,22 +328,25 @@ export async function scaleFigure(app: AppProcess, sizes: AppSizes): Promise<Fig
 export async function reconciliationFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
   const SMALL = 10
   const rounds = sizes.reconcileRounds
-  await app.call("makeSessions", { n: sizes.watched, tag: "RL" })
-  for (let round = 0; round <= rounds; round++) await app.call("makeSessions", { n: SMALL, tag: `RS${round}` })
+  // One clone set (every makeSessions call pays a store checkout and a hosted payment for its template): the first
+  // `watched` clones are the large side, then ten per round for the small side, each round its own id range.
+  await app.call("makeSessions", { n: sizes.watched + SMALL * (rounds + 1), tag: "RC", urls: false })
+  const ids = (first: number, n: number): [string, string] => [sessionId("RC", first), sessionId("RC", first + n - 1)]
+  const LARGE = ids(1, sizes.watched)
   const sql = (text: string, params: unknown[] = []) => app.call<any[]>("sql", { text, params })
   await sql(`delete from payneteasy_reconciliation`)
   await sql(
     `insert into payneteasy_reconciliation (id, session_id, provider_id, target, state, started_at, next_check_at, checks, created_at, updated_at, deleted_at)
      select 'pnerc_' || substr(id, 8), id, 'pp_payneteasy_payneteasy', '', 'pending', now(), now() - interval '1 second', 0, now(), now(), now()
-     from payment_session where id like 'payses_RL%' or id like 'payses_RS%'`
+     from payment_session where id like 'payses_RC%'`
   )
-  const show = async (like: string) => {
-    await sql(`update payment_session set created_at = now() where id like ?`, [like])
-    await sql(`update payneteasy_reconciliation set deleted_at = null, next_check_at = now() - interval '1 second' where session_id like ? and state = 'pending'`, [like])
+  const show = async ([first, last]: [string, string]) => {
+    await sql(`update payment_session set created_at = now() where id between ? and ?`, [first, last])
+    await sql(`update payneteasy_reconciliation set deleted_at = null, next_check_at = now() - interval '1 second' where session_id between ? and ? and state = 'pending'`, [first, last])
   }
-  const hide = async (like: string) => {
-    await sql(`update payment_session set created_at = now() - interval '2 hours' where id like ?`, [like])
-    await sql(`update payneteasy_reconciliation set deleted_at = now() where session_id like ?`, [like])
+  const hide = async ([first, last]: [string, string]) => {
+    await sql(`update payment_session set created_at = now() - interval '2 hours' where id between ? and ?`, [first, last])
+    await sql(`update payneteasy_reconciliation set deleted_at = now() where session_id between ? and ?`, [first, last])
   }
   const tick = async () => {
     const { ms, report } = await app.call<{ ms: number; report: any }>("reconcileTick")
@@ -355,12 +358,12 @@ export async function reconciliationFigure(app: AppProcess, sizes: AppSizes): Pr
   let checkedLarge = 0
   let checkedSmall = 0
   for (let round = 0; round <= rounds; round++) {
-    const smallLike = `payses_RS${round}%`
-    await hide("payses_RL%")
-    await show(smallLike)
+    const smallIds = ids(sizes.watched + round * SMALL + 1, SMALL)
+    await hide(LARGE)
+    await show(smallIds)
     const s = await tick()
-    await hide(smallLike)
-    await show("payses_RL%")
+    await hide(smallIds)
+    await show(LARGE)
     const l = await tick()
     if (round > 0) {
       small.push(s.ms)
@@ -369,9 +372,9 @@ export async function reconciliationFigure(app: AppProcess, sizes: AppSizes): Pr
       checkedLarge += l.report.checked
     }
   }
-  const [{ n }] = await sql(`select count(*)::int as n from payneteasy_reconciliation where session_id like 'payses_RL%' and state = 'pending'`)
+  const [{ n }] = await sql(`select count(*)::int as n from payneteasy_reconciliation where session_id between ? and ? and state = 'pending'`, LARGE)
   await sql(`delete from payneteasy_reconciliation`)
-  await hide("payses_RL%")
+  await hide(LARGE)
   return figure({
     figure: "reconciliation", unit: "ms", goal: { kind: "ratio-max", limit: 2 },
     oursWhat: `one reconciliation tick with ${sizes.watched.toLocaleString("en-US")} due watched sessions (${checkedLarge / rounds} checked per tick; ${n} still pending after)`,

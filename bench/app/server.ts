@@ -32,7 +32,7 @@ import { checkoutToPaymentSession, seedStore, type StoreFixture } from "../../in
 import { bootApp, LOG_DIR, type RunningApp } from "../../scripts/demo/app"
 import { fetchApi } from "../../scripts/demo/http-api"
 import { benchDatabase } from "./database"
-import { APPROVE_CARD, type Ready, type SharedEnv } from "./shared"
+import { APPROVE_CARD, sessionId, type Ready, type SharedEnv } from "./shared"
 
 export const BENCH_APP_DIR = path.join(REPO_ROOT, "bench", ".app")
 
@@ -70,9 +70,10 @@ const q = (c: string) => `"${c}"`
  * settles independently into its own Payment). Every clone's data names the template's gateway order, which the
  * shopper then pays on the sandbox's page — so STATUS confirms each clone's callback as approved.
  * Clones are two hours old unless `young`: older than the reconciliation's one-hour window, so the reconciliation
- * tick never discovers them (only the reconciliation figure wants it to). Returns the callback query strings: genuine ones and forged ones (same fields, control under a wrong key).
+ * tick never discovers them (only the reconciliation figure wants it to). Returns the callback query strings: genuine ones and forged ones (same fields, control under a wrong key);
+ * `urls: false` skips them (a set that only needs to exist). Clone ids: shared.ts `sessionId`.
  */
-async function makeSessions(args: { n: number; tag: string; young?: boolean }) {
+async function makeSessions(args: { n: number; tag: string; young?: boolean; urls?: boolean }) {
   const api = fetchApi(app.url)
   const { session } = await checkoutToPaymentSession(api, store, PROVIDER_IDS.hosted)
   const [tpl] = await sql(`select payment_collection_id from payment_session where id = ?`, [session.id])
@@ -97,8 +98,8 @@ async function makeSessions(args: { n: number; tag: string; young?: boolean }) {
   const key = DEFAULT_SANDBOX_MERCHANT.controlKey
   const genuine: string[] = []
   const forged: string[] = []
-  for (let i = 1; i <= args.n; i++) {
-    const id = `payses_${tag}${String(i).padStart(7, "0")}`
+  for (let i = 1; args.urls !== false && i <= args.n; i++) {
+    const id = sessionId(tag, i)
     const base = { status: "approved", orderid, client_orderid: id, merchant_order: id, type: "preauth", amount: "10.42", currency: "EUR" }
     genuine.push(`/payneteasy/callback?${new URLSearchParams({ ...base, control: callbackControl("approved", orderid, id, key) })}`)
     forged.push(`/payneteasy/callback?${new URLSearchParams({ ...base, control: callbackControl("approved", orderid, id, "forged-key") })}`)
@@ -130,7 +131,7 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     global.gc?.()
     return true
   },
-  async makeSessions(args: { n: number; tag: string; young?: boolean }) {
+  async makeSessions(args: { n: number; tag: string; young?: boolean; urls?: boolean }) {
     return makeSessions(args)
   },
   async sandboxRequests() {

@@ -3,6 +3,9 @@ import type { StoreFixture } from "../../integration-tests/helpers/store"
 
 export const APPROVE_CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Bench Shopper" }
 
+/** The id of clone `i` (1-based) of a makeSessions set (server.ts): zero-padded, so a set's ids sort in clone order. */
+export const sessionId = (tag: string, i: number) => `payses_${tag}${String(i).padStart(7, "0")}`
+
 export interface Ready {
   url: string
   store: StoreFixture
