@@ -106,9 +106,10 @@ export async function checkoutFigure(app: AppProcess, sizes: AppSizes): Promise<
     const done = await completeCart(api, store, cart.id)
     if (done.type !== "order") throw new Error("pp_system_default checkout did not complete into an order")
   }
-  // Warm-up: the first checkouts of each path run cold (JIT, pools, caches; ours has the card step and the provider to
-  // warm as well), and their times fall for three or four rounds. One pair left the quick run's five samples on that
-  // slope: 1.45–1.59× there against 1.04–1.08× warm.
+  // Warm-up: on a fresh app both paths run cold for about three checkouts (JIT, connection pools): measured 2.2, 1.3 and
+  // 1.0 s for ours, 1.4, 1.3 and 1.0 s for the floor, then 0.8–0.9 s each. With one warm-up pair the first samples of
+  // the quick run's five were still on that slope. What still swings after it is the direct flow's own race (README
+  // "Performance": the sandbox's callback and the storefront both complete the cart).
   for (let i = 0; i < CHECKOUT_WARMUPS; i++) {
     await ours()
     await floor()
