@@ -32,12 +32,12 @@ const want = (name: string) => !pick || pick.includes(name)
 // payment module and workflow engine; README "Performance"), redeliveries answered at hundreds a second: that is
 // what bounds the counts here. Memory: 10,000 callbacks = 300 distinct genuine ones + 9,700 redeliveries.
 const FULL: AppSizes = {
-  checkouts: 10, callbacks: 600, rounds: 4, floodSeconds: 2, medusa404: true, connections: 10, scaleRows: 100_000, scaleSamples: 25,
-  watched: 10_000, reconcileRounds: 3, memoryCallbacks: 10_000, memoryDistinct: 300,
+  checkouts: 10, checkoutWarmups: 3, callbacks: 600, rounds: 4, floodSeconds: 2, medusa404: true, connections: 10, scaleRows: 100_000, scaleSamples: 25,
+  watched: 10_000, reconcileRounds: 3, memoryCallbacks: 10_000, memoryDistinct: 300, memoryChunks: 4,
 }
 const QUICK: AppSizes = {
-  checkouts: 5, callbacks: 100, rounds: 2, floodSeconds: 1, medusa404: false, connections: 10, scaleRows: 100_000, scaleSamples: 6,
-  watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40,
+  checkouts: 5, checkoutWarmups: 2, callbacks: 100, rounds: 2, floodSeconds: 1, medusa404: false, connections: 10, scaleRows: 100_000, scaleSamples: 6,
+  watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40, memoryChunks: 2,
 }
 
 async function main() {

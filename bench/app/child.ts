@@ -3,7 +3,8 @@
  * BENCH_CPU_PROF=<dir> adds --cpu-prof there) and calls their IPC commands.
  *
  * `startApp` deploys what README "Production deployment" describes: a `server` process and a `worker` process on one
- * database and one Redis. The worker boots as soon as the server's database is ready, and runs at the lowest
+ * database and one Redis. The worker is forked with the server and boots as soon as the server's database is ready
+ * (it loads its modules meanwhile), and runs at the lowest
  * CPU priority (nice 19): on a 2-core bench machine it stands in for the worker's own machine, so the server's
  * figures are the server's (the worker still uses every idle cycle, and drains what the server recorded).
  */
@@ -26,7 +27,11 @@ export interface AppProcess extends ChildApp<Ready> {
 
 const BOOT_TIMEOUT_MS = 240_000
 
-function startChild<R>(env: NodeJS.ProcessEnv, onMigrated?: (shared: SharedEnv) => void): Promise<ChildApp<R>> {
+/**
+ * Forks one bench Medusa process. `onMigrated`: the server reports its database ready. `shared` (the worker): the
+ * process waits for it before booting; a rejected `shared` kills it.
+ */
+function startChild<R>(env: NodeJS.ProcessEnv, onMigrated?: (shared: SharedEnv) => void, shared?: Promise<SharedEnv>): Promise<ChildApp<R>> {
   const execArgv = ["--expose-gc", "-r", "ts-node/register/transpile-only"]
   if (process.env.BENCH_CPU_PROF) execArgv.push("--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`)
   const child: ChildProcess = fork(path.join(__dirname, "server.ts"), [], {
@@ -34,6 +39,10 @@ function startChild<R>(env: NodeJS.ProcessEnv, onMigrated?: (shared: SharedEnv) 
     env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error", MEDUSA_DISABLE_TELEMETRY: "true", NODE_ENV: process.env.BENCH_NODE_ENV ?? "production", ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   })
+  shared?.then(
+    (env) => child.send({ shared: env }),
+    () => child.kill("SIGKILL")
+  )
   let seq = 0
   const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>()
   const role = env.BENCH_ROLE ?? "server"
@@ -80,17 +89,29 @@ function startChild<R>(env: NodeJS.ProcessEnv, onMigrated?: (shared: SharedEnv) 
   })
 }
 
-/** The server and the worker, both up; `stop` stops both and cleans the run's Redis namespace. */
+/**
+ * The server and the worker, both up; `stop` stops both and cleans the run's Redis namespace. Both are forked at once:
+ * the worker loads its modules while the server prepares the database, and boots when told where it is.
+ */
 export async function startApp(): Promise<AppProcess> {
   const redis: TestRedis = await requireRedis()
   const redisEnv = { PNE_TEST_REDIS_URL: redis.url, PNE_TEST_REDIS_NAMESPACE: redis.namespace }
-  let workerStarted: Promise<ChildApp<WorkerReady>> | undefined
+  let migrated!: (shared: SharedEnv) => void
+  let failed!: (e: unknown) => void
+  const shared = new Promise<SharedEnv>((resolve, reject) => {
+    migrated = resolve
+    failed = reject
+  })
+  shared.catch(() => undefined)
+  const workerStarted = startChild<WorkerReady>({ ...redisEnv, BENCH_ROLE: "worker", MEDUSA_WORKER_MODE: "worker" }, undefined, shared)
+  workerStarted.catch(() => undefined)
   try {
-    const server = await startChild<Ready>({ ...redisEnv, BENCH_ROLE: "server", MEDUSA_WORKER_MODE: "server" }, (shared) => {
-      workerStarted = startChild<WorkerReady>({ ...redisEnv, ...shared, BENCH_ROLE: "worker", MEDUSA_WORKER_MODE: "worker" })
-      workerStarted.catch(() => undefined)
+    const server = await startChild<Ready>({ ...redisEnv, BENCH_ROLE: "server", MEDUSA_WORKER_MODE: "server" }, migrated).catch((e) => {
+      failed(e)
+      throw e
     })
-    if (!workerStarted) throw new Error("the bench server did not report its migrated database")
+    // a server that booted without reporting its database would leave the worker waiting: the same failure
+    failed(new Error("the bench server did not report its migrated database"))
     const worker = await workerStarted.catch(async (e) => {
       await server.stop()
       throw e
@@ -106,7 +127,7 @@ export async function startApp(): Promise<AppProcess> {
       },
     }
   } catch (e) {
-    if (workerStarted) await (await workerStarted.catch(() => undefined))?.stop()
+    await (await workerStarted.catch(() => undefined))?.stop()
     await redis.close()
     throw e
   }

@@ -16,6 +16,8 @@ import type { AppProcess } from "./child"
 
 export interface AppSizes {
   checkouts: number
+  /** untimed checkout pairs before them (checkoutFigure) */
+  checkoutWarmups: number
   /** genuine callbacks for callbacks/s, split over `rounds` */
   callbacks: number
   rounds: number
@@ -33,6 +35,8 @@ export interface AppSizes {
   memoryCallbacks: number
   /** distinct genuine callbacks among them, each processed */
   memoryDistinct: number
+  /** chunks the distinct ones are sent in, each processed before its redeliveries follow */
+  memoryChunks: number
 }
 
 type Cannon = autocannon.Result & { seconds: number }
@@ -87,9 +91,6 @@ async function waitDrained(app: AppProcess, timeoutMs = 180_000): Promise<number
   }
 }
 
-/** Untimed checkout pairs before the samples (see checkoutFigure). */
-const CHECKOUT_WARMUPS = 3
-
 export async function checkoutFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
   const api = fetchApi(app.ready.url)
   const store: StoreFixture = app.ready.store
@@ -108,9 +109,10 @@ export async function checkoutFigure(app: AppProcess, sizes: AppSizes): Promise<
   }
   // Warm-up: on a fresh app both paths run cold for about three checkouts (JIT, connection pools): measured 2.2, 1.3 and
   // 1.0 s for ours, 1.4, 1.3 and 1.0 s for the floor, then 0.8–0.9 s each. With one warm-up pair the first samples of
-  // the quick run's five were still on that slope. What still swings after it is the direct flow's own race (README
-  // "Performance": the sandbox's callback and the storefront both complete the cart).
-  for (let i = 0; i < CHECKOUT_WARMUPS; i++) {
+  // the quick run's five were still on that slope; the full run takes three pairs, the quick run two (its time budget).
+  // What still swings after them is the direct flow's own race (README "Performance": the sandbox's callback and the
+  // storefront both complete the cart).
+  for (let i = 0; i < sizes.checkoutWarmups; i++) {
     await ours()
     await floor()
   }
@@ -412,7 +414,7 @@ export async function memoryFigure(app: AppProcess, sizes: AppSizes): Promise<Fi
   const before = baseline.rss
   const rest = genuine.slice(warm)
   const redeliveries = Math.max(0, sizes.memoryCallbacks - rest.length)
-  const chunk = Math.max(1, Math.ceil(rest.length / 4))
+  const chunk = Math.max(1, Math.ceil(rest.length / sizes.memoryChunks))
   let sent = 0
   for (let i = 0; i < rest.length; i += chunk) {
     const distinct = rest.slice(i, i + chunk)

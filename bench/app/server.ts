@@ -178,7 +178,20 @@ async function stop(code: number) {
   process.exit(code)
 }
 
+/**
+ * The worker is forked as soon as the server is (bench/app/child.ts), so it loads its modules while the server prepares
+ * the database; it boots Medusa once the server's database is ready and the parent passes on where it is ({ shared }).
+ */
 async function worker() {
+  const shared = await new Promise<SharedEnv>((resolve) => {
+    const take = (msg: { shared?: SharedEnv }) => {
+      if (!msg?.shared) return
+      process.off("message", take)
+      resolve(msg.shared)
+    }
+    process.on("message", take)
+  })
+  Object.assign(process.env, shared)
   const started = Date.now()
   const port = await getFreePort()
   process.env.PORT = String(port)
@@ -211,7 +224,8 @@ async function server() {
   process.send!({ ready })
 }
 
-process.on("message", async (msg: { id: number; cmd: string; args: unknown }) => {
+process.on("message", async (msg: { id: number; cmd?: string; args: unknown }) => {
+  if (typeof msg?.cmd !== "string") return // not a command (the worker's { shared })
   const handler = commands[msg.cmd]
   try {
     if (!handler) throw new Error(`unknown command ${msg.cmd}`)
