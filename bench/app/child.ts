@@ -1,6 +1,7 @@
 /**
  * Parent side of bench/app/server.ts: starts the Medusa processes (ts-node, --expose-gc so RSS is read after a full GC;
- * BENCH_CPU_PROF=<dir> adds --cpu-prof there) and calls their IPC commands.
+ * BENCH_CPU_PROF=<dir> adds --cpu-prof there, sampled every 250 µs since a flood lasts well under a second) and calls
+ * their IPC commands.
  *
  * `startApp` deploys what README "Production deployment" describes: a `server` process and a `worker` process on one
  * database and one Redis. The worker is forked with the server and boots as soon as the server's database is ready
@@ -33,7 +34,7 @@ const BOOT_TIMEOUT_MS = 240_000
  */
 function startChild<R>(env: NodeJS.ProcessEnv, onMigrated?: (shared: SharedEnv) => void, shared?: Promise<SharedEnv>): Promise<ChildApp<R>> {
   const execArgv = ["--expose-gc", "-r", "ts-node/register/transpile-only"]
-  if (process.env.BENCH_CPU_PROF) execArgv.push("--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`)
+  if (process.env.BENCH_CPU_PROF) execArgv.push("--cpu-prof", "--cpu-prof-interval=250", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`)
   const child: ChildProcess = fork(path.join(__dirname, "server.ts"), [], {
     execArgv,
     env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error", MEDUSA_DISABLE_TELEMETRY: "true", NODE_ENV: process.env.BENCH_NODE_ENV ?? "production", ...env },
