@@ -5,11 +5,15 @@
  *   (GatewayTransportError.indeterminate), we do NOT re-send: we ask STATUS for the same client_orderid
  *   (and orderid when known) and let the caller adopt what the gateway already has (ARCHITECTURE "Reliability").
  *   An unreadable reply (GatewayProtocolError: a 200 we could not parse) is just as indeterminate: the gateway may
- *   have processed the request, so it is STATUS first, never a failure (`isIndeterminate`).
+ *   have processed the request, so it is STATUS first, never a failure (`isIndeterminate`). When that STATUS fails
+ *   too (a 5xx, a refused signature, another lost reply), the outcome is still unknown: sendOnce throws
+ *   `UnresolvedLostReply`, itself indeterminate, rather than the STATUS error, which would read as a failure of the
+ *   request (the direct card step then keeps the attempt pending for reconciliation instead of answering 500).
  * - `pollStatus`: STATUS until a reply is decisive (final, or the payer has a next action) or the short budget runs
  *   out; the last reply is returned either way and the status table decides what it means (non-final → pending).
  */
 import {
+  GatewayError,
   GatewayProtocolError,
   GatewayServerError,
   GatewayTransportError,
@@ -72,6 +76,23 @@ export const isNotFound = (e: unknown) => e instanceof GatewayValidationError ||
 export const isIndeterminate = (e: unknown) =>
   (e instanceof GatewayTransportError && e.indeterminate) || e instanceof GatewayProtocolError
 
+/**
+ * A request whose reply was lost (or unreadable) and whose STATUS failed as well: the gateway may or may not have
+ * processed it. A GatewayTransportError with `indeterminate: true`, like the lost reply itself, so every caller's
+ * "may have been processed" branch takes it (never a refusal, never re-sent blindly); the STATUS failure is named in
+ * the message (already scrubbed, being a GatewayError's) and kept as the cause.
+ */
+export class UnresolvedLostReply extends GatewayTransportError {
+  constructor(op: string, statusError: unknown) {
+    const why = statusError instanceof GatewayError ? statusError.message : "an unexpected failure"
+    super(`${op}: the reply was lost and STATUS could not tell whether the gateway processed it (${why})`, {
+      operation: op,
+      indeterminate: true,
+      cause: statusError,
+    })
+  }
+}
+
 export async function sendOnce<N extends OperationName>(
   client: PaynetEasyClient,
   op: N,
@@ -87,6 +108,6 @@ export async function sendOnce<N extends OperationName>(
     return { kind: "adopted", status: await client.request("STATUS", statusFields(q)) }
   } catch (e) {
     if (isNotFound(e)) return { kind: "absent" }
-    throw e
+    throw new UnresolvedLostReply(op, e)
   }
 }

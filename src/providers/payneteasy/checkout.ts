@@ -135,8 +135,8 @@ export async function payWithCard(
     expire_year: card.expYear,
     cvv2: card.cvv,
   }
-  // The card request may have reached the gateway while its reply AND the STATUS after it were lost: the outcome is
-  // unknown, not failed. The attempt is then kept as pending under its own client_orderid (reconciliation asks
+  // The card request may have reached the gateway while its reply was lost AND the STATUS after it failed (lost, or
+  // answered with an error: sendOnce's UnresolvedLostReply): the outcome is unknown, not failed. The attempt is then kept as pending under its own client_orderid (reconciliation asks
   // STATUS by it; no other card is accepted meanwhile) instead of an error that would leave the session on the
   // previous attempt's data, where nothing would ever look for this one.
   const unknown = (e: unknown) => {
