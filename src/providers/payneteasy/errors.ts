@@ -4,6 +4,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { GatewayError, GatewayInputError } from "../../gateway"
+import { UnresolvedLostReply } from "../../gateway-adapter/gateway-ops"
 
 /** The gateway said no to capture / return / void (nothing left, settled, already voided, declined): a 400 for the admin. */
 export class GatewayRefusal extends MedusaError {
@@ -30,6 +31,14 @@ export function wrap(op: string, e: unknown): Error {
   if (e instanceof MedusaError) return e
   if (e instanceof GatewayInputError) {
     return new MedusaError(MedusaError.Types.INVALID_DATA, `PaynetEasy ${op}: ${e.message}`)
+  }
+  if (e instanceof UnresolvedLostReply) {
+    // Not "failed": the request may have been processed (its reply was lost and STATUS could not resolve it after),
+    // and nothing is sent again.
+    return new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `PaynetEasy ${op}: outcome unknown, the gateway may have processed it (${e.message}); nothing was sent again`
+    )
   }
   if (e instanceof GatewayError) {
     // The gateway failed or answered nonsense: not the caller's fault, so UNEXPECTED_STATE (a 500 whose message
