@@ -222,7 +222,7 @@ medusaIntegrationTestRunner({
         expect(onlyGatewayOrder(sandbox(), session.id).transactions).toHaveLength(1)
       })
 
-      it("recording several callbacks in one statement: each gets its own row once, a repeat the first copy's, an old one its row; a refused one fails alone; NULs are dropped", async () => {
+      it("recording several callbacks in one statement: each gets its own row once, a repeat the first copy's, an old one its row; a refused one fails alone; NULs are dropped, from values and parameter names", async () => {
         const log = callbackLog(getContainer())
         const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
         const input = (orderid: string, status = "approved") => ({
@@ -254,10 +254,10 @@ medusaIntegrationTestRunner({
         const [good, bad, alsoGood] = await Promise.allSettled([
           recordInTurn(log, input("b-turn-1")),
           recordInTurn(log, { ...input("b-turn-bad"), source: "bogus" as "callback" }),
-          recordInTurn(log, { ...input("b-turn-2"), error_message: "declined\u0000", params: { "descriptor": "a\u0000b" } }),
+          recordInTurn(log, { ...input("b-turn-2"), error_message: "declined\u0000", params: { "descriptor": "a\u0000b", "note\u0000": "x" } }),
         ])
         expect([good.status, bad.status, alsoGood.status]).toEqual(["fulfilled", "rejected", "fulfilled"])
-        expect(alsoGood.status === "fulfilled" && alsoGood.value.row).toMatchObject({ error_message: "declined", params: { descriptor: "ab" } })
+        expect(alsoGood.status === "fulfilled" && alsoGood.value.row).toMatchObject({ error_message: "declined", params: { descriptor: "ab", note: "x" } })
         const { rows } = await pg.raw(`select orderid, count(*)::int as n from payneteasy_callback where client_orderid = 'payses_BATCH' group by orderid order by orderid`)
         expect(rows).toEqual([
           { orderid: "b-1", n: 2 }, { orderid: "b-2", n: 1 }, { orderid: "b-old", n: 1 }, { orderid: "b-race-1", n: 1 },

@@ -38,6 +38,14 @@ export type RecordedCallback = { row: CallbackRow; created: boolean }
 const withoutNul = (_key: string, value: unknown): unknown =>
   typeof value === "string" && value.includes("\u0000") ? value.replaceAll("\u0000", "") : value
 
+/** Params as jsonb text without U+0000, in values (withoutNul) and in names too, which a replacer cannot rename. */
+function paramsJson(params: Record<string, unknown>): string {
+  const clean = Object.keys(params).some((name) => name.includes("\u0000"))
+    ? Object.fromEntries(Object.entries(params).map(([name, value]) => [name.replaceAll("\u0000", ""), value]))
+    : params
+  return JSON.stringify(clean, withoutNul)
+}
+
 /** The callback log's unique event key (models/callback-log.ts), in this order. */
 const EVENT_KEY_COLUMNS = "source, orderid, client_orderid, type, status, event_key"
 const eventKeyOf = (c: Pick<CallbackRow, "source" | "orderid" | "client_orderid" | "type" | "status" | "event_key">) =>
@@ -121,7 +129,7 @@ class PaynetEasyModuleService extends MedusaService({
     const values = inputs.flatMap((input, i) => [
       ids[i], input.source, input.provider_id, input.session_id ?? null, input.orderid,
       input.client_orderid, input.type, input.status, input.event_key, input.amount ?? null, input.currency ?? null,
-      input.error_code ?? null, input.error_message ?? null, input.action ?? null, JSON.stringify(input.params ?? {}, withoutNul),
+      input.error_code ?? null, input.error_message ?? null, input.action ?? null, paramsJson(input.params ?? {}),
       input.received_at ?? new Date(),
     ].map((v) => withoutNul("", v)))
     const keys = inputs.map((input) => eventKeyOf(input).map((v) => withoutNul("", v)))
