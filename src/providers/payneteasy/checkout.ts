@@ -136,9 +136,10 @@ export async function payWithCard(
     cvv2: card.cvv,
   }
   // The card request may have reached the gateway while its reply was lost AND the STATUS after it failed (lost, or
-  // answered with an error: sendOnce's UnresolvedLostReply): the outcome is unknown, not failed. The attempt is then kept as pending under its own client_orderid (reconciliation asks
-  // STATUS by it; no other card is accepted meanwhile) instead of an error that would leave the session on the
-  // previous attempt's data, where nothing would ever look for this one.
+  // answered with an error: sendOnce's UnresolvedLostReply): the outcome is unknown, not failed. The attempt is then
+  // kept as pending under its own client_orderid (reconciliation asks STATUS by it; no other card is accepted
+  // meanwhile) instead of an error that would leave the session on the previous attempt's data, where nothing would
+  // ever look for this one.
   const unknown = (e: unknown) => {
     if (isIndeterminate(e)) return { kind: "unknown" as const }
     throw e
