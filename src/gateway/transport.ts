@@ -63,6 +63,23 @@ function describe(code: string | undefined): string {
   }
 }
 
+/** A gateway reply is a few kilobytes (the 3-D Secure form is the largest); anything past this is not one. */
+export const MAX_REPLY_BYTES = 1024 * 1024
+
+/** Thrown into the dispatch when a reply outgrows MAX_REPLY_BYTES. */
+class ReplyTooLarge extends Error {
+  readonly code = "REPLY_TOO_LARGE"
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf] as const
+
+/** The reply bytes as text, a leading UTF-8 byte order mark dropped (as undici's body.text() does). */
+function utf8(chunks: Buffer[]): string {
+  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+  const bom = bytes.length >= 3 && bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2]
+  return bytes.toString("utf8", bom ? 3 : 0)
+}
+
 export class HttpTransport {
   private readonly pool: Pool
   private readonly basePath: string
@@ -82,20 +99,50 @@ export class HttpTransport {
   /** POSTs `body` to basePath + `path`. Resolves with any HTTP status; rejects with GatewayTransportError. */
   async post(path: string, headers: Record<string, string>, body: string, context: { operation: string; secrets: readonly string[] }): Promise<RawReply> {
     try {
-      const response = await this.pool.request({ method: "POST", path: this.basePath + path, headers, body })
-      const text = await response.body.text()
-      // Let undici mark the connection idle before the caller's next request is dispatched; otherwise a
-      // sequential follow-up finds it still busy and the pool opens a second socket.
+      const reply = await this.exchange(this.basePath + path, headers, body)
+      // undici hands the connection back to the pool one event-loop turn after the reply ends (client-h1
+      // onMessageComplete, pipelining 1). Wait that turn, so a sequential follow-up finds it idle instead of
+      // opening a second socket.
       await new Promise<void>((resolve) => setImmediate(resolve))
-      return { status: response.statusCode, body: text }
+      return reply
     } catch (error) {
       const code = errorCode(error)
       const indeterminate = !certainlyNotSent(error)
       throw new GatewayTransportError(
-        `${context.operation}: ${describe(code)}${indeterminate ? " (the request may have reached the gateway)" : " (request not sent)"}`,
+        `${context.operation}: ${error instanceof ReplyTooLarge ? error.message : describe(code)}${indeterminate ? " (the request may have reached the gateway)" : " (request not sent)"}`,
         { operation: context.operation, indeterminate, secrets: context.secrets, cause: error },
       )
     }
+  }
+
+  /**
+   * One request through undici's dispatch API, the reply collected as bytes. `pool.request()` would wrap the reply in
+   * a Readable stream that is only ever read whole; building and draining that stream cost about as much as the rest
+   * of a STATUS call's own work (bench: "gateway call"). Timeouts and errors are the pool's, as with request().
+   */
+  private exchange(path: string, headers: Record<string, string>, body: string): Promise<RawReply> {
+    return new Promise<RawReply>((resolve, reject) => {
+      let status = 0
+      let size = 0
+      const chunks: Buffer[] = []
+      this.pool.dispatch({ method: "POST", path, headers, body }, {
+        onRequestStart() {},
+        onResponseStart(_controller, statusCode) {
+          status = statusCode
+        },
+        onResponseData(controller, chunk) {
+          size += chunk.length
+          if (size > MAX_REPLY_BYTES) controller.abort(new ReplyTooLarge(`reply larger than ${MAX_REPLY_BYTES} bytes`))
+          else chunks.push(chunk)
+        },
+        onResponseEnd() {
+          resolve({ status, body: utf8(chunks) })
+        },
+        onResponseError(_controller, error) {
+          reject(error)
+        },
+      })
+    })
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,7 @@ import {
   GatewayValidationError,
 } from "../errors"
 import { OPERATIONS } from "../operations"
+import { MAX_REPLY_BYTES } from "../transport"
 import { json, startTestServer, type TestServer } from "./http-server"
 
 const KEY = "B17F59B4-A7DC-41B4-8FF9-37D986B43D20"
@@ -318,6 +319,34 @@ describe("failures", () => {
     expect((e as GatewayTransportError).indeterminate).toBe(true)
     expect(e.message).toMatch(/reply body/)
     expect(server.requests).toHaveLength(1)
+  })
+
+  it("stops reading a reply past 1 MiB: indeterminate, and the connection is not reused", async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "application/vnd.pay+json" })
+      res.end(`{"type":"async-response","pad":"${"x".repeat(MAX_REPLY_BYTES)}"}`)
+    })
+    const c = client()
+    const e = await failure(c.request("CAPTURE", { client_orderid: "a", orderid: "1" }))
+    expect(e).toBeInstanceOf(GatewayTransportError)
+    expect((e as GatewayTransportError).indeterminate).toBe(true)
+    expect(e.message).toMatch(/reply larger than 1048576 bytes/)
+    expect(server.requests).toHaveLength(1)
+    // The aborted connection is gone; a reply just under the limit on a new one is read whole.
+    server.handle((_req, res) => json(res, 200, { type: "status-response", status: "approved", pad: "y".repeat(MAX_REPLY_BYTES - 100) }))
+    const reply = await c.request("STATUS", { client_orderid: "a" })
+    expect(String(reply.pad)).toHaveLength(MAX_REPLY_BYTES - 100)
+    expect(server.connections()).toBeGreaterThanOrEqual(2)
+  })
+
+  it("reads a reply that starts with a UTF-8 byte order mark", async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { "content-type": "application/vnd.pay+json" })
+      res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"type":"status-response","status":"approved","name":"Jürgen"}')]))
+    })
+    const reply = await client().request("STATUS", { client_orderid: "a" })
+    expect(reply.status).toBe("approved")
+    expect(reply.name).toBe("Jürgen")
   })
 
   it("treats a connection dropped after the request as indeterminate", async () => {
