@@ -142,6 +142,47 @@ medusaIntegrationTestRunner({
       expect(outstanding(await orderView(order.id))).toBe("0")
     })
 
+    it("a rebill whose reply and STATUS are both lost: 202 pending, a repeat is refused (409), and the gateway's answer books it on the order once", async () => {
+      const { order, card } = await customerWithPaidOrder(eur)
+      await addItemByOrderEdit(eur, order.id)
+      const url = `/admin/payneteasy/orders/${order.id}/rebill`
+      const before = sandbox().control.requests().REBILL ?? 0
+      sandbox().control.addFault({ operation: "REBILL", kind: "response-lost", times: 1 })
+      const statusDown = sandbox().control.addFault({ operation: "STATUS", kind: "http-500" })
+      let res
+      try {
+        res = await call(api.post(url, { card_id: card.id }, admin))
+      } finally {
+        sandbox().control.removeFault(statusDown.id)
+      }
+      // Not a decline and not a failure: the card may have been charged.
+      expect(res.status).toBe(202)
+      expect(res.data).toMatchObject({ type: "payment_pending", payment: null, rebill: { state: "pending" } })
+      expect(res.data.message).toMatch(/outcome unknown.*Check the order at the gateway before charging again/)
+      const [row] = await rebillRows(order.id)
+      expect(row).toMatchObject({ state: "pending", gateway_status: "unknown" })
+
+      // The same rebill again is refused with the reason, and sends nothing.
+      const again = await call(api.post(url, { card_id: card.id }, admin))
+      expect(again.status).toBe(409)
+      expect(again.data).toMatchObject({ type: "rebill_pending", message: expect.stringMatching(/no recorded outcome; check the order at the gateway/) })
+      expect(sandbox().control.requests().REBILL).toBe(before + 1)
+
+      // The gateway did charge it: its callback (or reconciliation) books the payment on the order, once.
+      const booked = await waitFor("the rebill to be booked", async () => {
+        const [r] = await rebillRows(order.id)
+        return r.state === "succeeded" ? r : false
+      })
+      expect(booked).toMatchObject({ gateway_status: "approved", error_message: null, payment_id: expect.any(String) })
+      const view = await orderView(order.id)
+      expect(outstanding(view)).toBe("0")
+      const payments = view.payment_collections.flatMap((c: any) => c.payments)
+      expect(payments).toHaveLength(2) // checkout + the rebill
+      expect(payments.find((p: any) => p.id === booked.payment_id).captures).toHaveLength(1)
+      expect(sandbox().control.byClientOrderId(row.session_id)).toHaveLength(1)
+      expect(sandbox().control.requests().REBILL).toBe(before + 1)
+    })
+
     it("a declined rebill says why and changes no total", async () => {
       const { order, card } = await customerWithPaidOrder(eur)
       await addItemByOrderEdit(eur, order.id)

@@ -12,7 +12,8 @@ import { saveCardFromOrderWorkflow } from "../../src/workflows/payneteasy/saved-
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
-import { callbackRows, onlyGatewayOrder, waitFor } from "../helpers/inspect"
+import { callbackRows, onlyGatewayOrder, ordersForCart, paymentsForSession, waitFor } from "../helpers/inspect"
+import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
 import { callbackControl } from "../../src/gateway"
 import { captureLogs } from "../helpers/log-capture"
 import {
@@ -157,6 +158,13 @@ medusaIntegrationTestRunner({
       expect(JSON.stringify(stored.data)).not.toMatch(/"123"|cardrefid|card_ref/)
       const [row] = await cardRows({ id: ownerCard.id })
       expect(row.last_used_at).toBeTruthy()
+      // The rebill's callback may come while Medusa is still storing the session's data: not yet, rather than an error.
+      const callbacks = await waitFor("the rebill's callback, processed", async () => {
+        const rows = await callbackRows(getContainer(), { client_orderid: session.id })
+        return rows.length && rows.every((r) => r.outcome !== "received") ? rows : false
+      })
+      expect(callbacks.map((r) => r.outcome)).not.toContain("failed")
+      expect(logs.filter((line) => line.includes("payment data is missing"))).toEqual([])
     })
 
     it("a declined rebill leaves the cart usable with the gateway's reason; a new session pays", async () => {
@@ -175,6 +183,40 @@ medusaIntegrationTestRunner({
       const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: owner.headers })
       expect(done.data.type).toBe("order")
       expect(onlyGatewayOrder(sandbox(), session.id).status).toBe("declined")
+    })
+
+    it("a rebill whose reply and STATUS are both lost: the session stays pending (not failed), and reconciliation makes the cart one order", async () => {
+      const container = getContainer()
+      const { owner, ownerCard } = await ownerWithCard()
+      const { cart, collectionId } = await customerCart(owner)
+      const before = sandbox().control.requests().REBILL ?? 0
+      // No callback either (it would settle the session by itself): reconciliation is the only way back.
+      sandbox().control.addFault({ kind: "callback-off" })
+      sandbox().control.addFault({ kind: "response-lost", operation: "REBILL", times: 1 })
+      const statusDown = sandbox().control.addFault({ kind: "http-500", operation: "STATUS" })
+      try {
+        const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id, cvv2: "123" })
+        // The card may have been charged: a pending session Medusa keeps, not an error that would make it delete it.
+        expect(ses.status).toBe(200)
+        const session = ses.data.payment_collection.payment_sessions[0]
+        expect(session.status).toBe("pending")
+        expect(session.data).toMatchObject({ gatewayStatus: "unknown", card_id: ownerCard.id, clientOrderId: session.id })
+        expect(session.data.cvv2).toBeNull()
+        sandbox().control.removeFault(statusDown.id)
+        const gw = await sandbox().control.waitForOutcome(onlyGatewayOrder(sandbox(), session.id).orderid)
+        expect(gw).toMatchObject({ operation: "REBILL", status: "approved", captured: "10.42" })
+
+        const [orderId] = await waitFor("the order", async () => {
+          await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 6_000) })
+          const ids = await ordersForCart(container, cart.id)
+          return ids.length ? ids : false
+        })
+        expect(await ordersForCart(container, cart.id)).toEqual([orderId])
+        expect(await paymentsForSession(container, session.id)).toHaveLength(1)
+        expect(sandbox().control.requests().REBILL).toBe(before + 1)
+      } finally {
+        sandbox().control.clearFaults()
+      }
     })
 
     it("another customer can neither list, use nor delete the card", async () => {

@@ -7,13 +7,14 @@
  *   four, expiry, printed name). The gateway answers the same card-ref-id for the same order, so a lost reply is
  *   resolved by asking once more — it cannot create a second reference.
  * - `rebillCard`: make-rebill of a card reference for an exact amount, sent once (a lost reply → STATUS for the same
- *   client_orderid, never a blind re-send), then STATUS until decisive.
+ *   client_orderid, never a blind re-send), then STATUS until decisive. When the rebill may have reached the gateway
+ *   but no STATUS says what became of it, the result is `unknown`, never a failure: the card may have been charged.
  *
  * The card-ref-id is returned to the caller (backend only); nothing here logs or stores it. No PAN or CVV ever passes
  * through: a cvv2 for a rebill goes straight into the request fields and is not kept.
  */
-import { GatewayTransportError, type PaynetEasyClient } from "../gateway"
-import { isNotFound, pollStatus, sendOnce, type StatusReply } from "../gateway-adapter"
+import { GatewayError, GatewayTransportError, type PaynetEasyClient } from "../gateway"
+import { isNotFound, pollStatus, sendOnce, UnresolvedLostReply, type StatusReply } from "../gateway-adapter"
 
 export type CardDetails = {
   brand: string | null
@@ -86,6 +87,11 @@ export type RebillResult =
   | { kind: "status"; orderId?: string; status: StatusReply }
   /** the reply was lost and STATUS does not know the client_orderid: nothing was charged */
   | { kind: "absent" }
+  /**
+   * the gateway may have processed the rebill, but nothing said how it ended: its reply was lost and STATUS failed,
+   * or it was accepted and every STATUS after it failed. `reason` names the failure (a scrubbed gateway message).
+   */
+  | { kind: "unknown"; orderId?: string; reason: string }
 
 /** make-rebill once; the decisive STATUS (or the last one within the poll budget). */
 export async function rebillCard(client: PaynetEasyClient, r: RebillRequest): Promise<RebillResult> {
@@ -99,11 +105,23 @@ export async function rebillCard(client: PaynetEasyClient, r: RebillRequest): Pr
     cvv2: r.cvv2,
     server_callback_url: r.serverCallbackUrl,
   }
-  const sent = await sendOnce(client, "REBILL", fields, { clientOrderId: r.clientOrderId })
+  let sent
+  try {
+    sent = await sendOnce(client, "REBILL", fields, { clientOrderId: r.clientOrderId })
+  } catch (e) {
+    if (e instanceof UnresolvedLostReply) return { kind: "unknown", reason: e.message }
+    throw e // the gateway refused the rebill itself: nothing was charged
+  }
   if (sent.kind === "absent") return { kind: "absent" }
   const orderId = sent.kind === "reply" ? sent.reply["paynet-order-id"] : sent.status["paynet-order-id"]
-  const status = await pollStatus(client, { clientOrderId: r.clientOrderId, orderId })
-  return { kind: "status", orderId: orderId ?? status["paynet-order-id"], status }
+  try {
+    const status = await pollStatus(client, { clientOrderId: r.clientOrderId, orderId })
+    return { kind: "status", orderId: orderId ?? status["paynet-order-id"], status }
+  } catch (e) {
+    // The gateway has the rebill (its reply, or STATUS after a lost one, said so): a failing STATUS cannot undo it.
+    if (e instanceof GatewayError) return { kind: "unknown", orderId, reason: e.message }
+    throw e
+  }
 }
 
 /** STATUS for a rebill we may have sent before (resolving a lost reply first); undefined when the gateway has none. */

@@ -23,10 +23,13 @@ export type AdminSavedCard = {
 /** BIN, masked middle, last four: all a card ever shows. */
 export const maskedNumber = (c: Pick<AdminSavedCard, "bin" | "last4">) => `${c.bin ?? "••••••"}••••••${c.last4 ?? "••••"}`
 
+/** 200 with the payment; or 202 (`type: "payment_pending"`, no payment yet) when the gateway has not confirmed it. */
 export type RebillAnswer = {
-  payment: { id: string; amount: string; currency_code: string; captured: boolean }
+  payment: { id: string; amount: string; currency_code: string; captured: boolean } | null
   gateway_status: string | null
   rebill: { rebill_id: string; replayed: boolean; state: string; amount: string; currency_code: string }
+  type?: string
+  message?: string
 }
 
 export const cardKeys = {

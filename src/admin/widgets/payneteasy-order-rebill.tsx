@@ -1,7 +1,8 @@
 /**
  * Order page widget (zone order.details.side.after): "Charge saved card". Shown when the order has an outstanding
  * amount and its customer has PaynetEasy saved cards: pick a card, see the amount (the outstanding amount by default),
- * confirm — POST /admin/payneteasy/orders/:id/rebill. The answer (approved, or the gateway's reason) is shown as a toast.
+ * confirm — POST /admin/payneteasy/orders/:id/rebill. The answer (approved, not confirmed yet, or the gateway's reason)
+ * is shown as a toast.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { DetailWidgetProps, HttpTypes } from "@medusajs/framework/types"
@@ -42,7 +43,10 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
     rebill.mutate(
       { card_id: card.id, ...(amount && Number(amount) !== due ? { amount } : {}) },
       {
-        onSuccess: (r) => toast.success(`Charged ${r.payment.amount} ${r.payment.currency_code.toUpperCase()} (gateway: ${r.gateway_status})`),
+        onSuccess: (r) =>
+          r.payment
+            ? toast.success(`Charged ${r.payment.amount} ${r.payment.currency_code.toUpperCase()} (gateway: ${r.gateway_status})`)
+            : toast.warning(r.message ?? "PaynetEasy has not confirmed the charge yet. Check the order at the gateway before charging again."),
         onError: (e) => toast.error(errorText(e)),
       }
     )

@@ -83,9 +83,9 @@ export async function startSession(
 
 /** The session's status by STATUS (authorizePayment, getPaymentStatus, a refresh without card fields). */
 export async function checkStatus(ctx: ProviderContext, data: SessionData): Promise<Outcome> {
-  if (data.flow === "direct" && !data.orderId && (!data.gatewayStatus || data.gatewayStatus === "unknown")) {
-    // No card submitted yet, or its reply and STATUS were lost (gatewayStatus "unknown"): ask by client_orderid,
-    // "not found" means nothing to authorize.
+  if (!data.orderId && (data.gatewayStatus === "unknown" || (data.flow === "direct" && !data.gatewayStatus))) {
+    // No card submitted yet (direct flow), or a card or saved-card request whose reply and STATUS were lost
+    // (gatewayStatus "unknown"): ask by client_orderid; "not found" means nothing to authorize.
     try {
       const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId })
       return fromStatus({ ...data, orderId: reply["paynet-order-id"] }, reply)

@@ -4,6 +4,12 @@
  * charged at once with make-rebill (a sale), and the session is born authorized/captured — or in error with the
  * gateway's reason, which leaves the cart usable (a new session can be created, as after any decline).
  *
+ * When the rebill may have reached the gateway but neither its reply nor STATUS told how it ended, the session is born
+ * `pending` with `gatewayStatus: "unknown"` (and the gateway order id when known), never in error: failing it would
+ * make Medusa delete the session, a charge the gateway did take would then belong to no session, and a shopper paying
+ * again at once could be charged twice. The gateway's callback settles it, or reconciliation, which asks STATUS by the
+ * session's client_orderid (checkout.ts checkStatus, workflows/payneteasy/reconcile.ts isDiscoverable).
+ *
  * The cvv2 goes only into the request; the provider's output clears it (payment-data/payer.ts cardKeysCleared), so it is never stored.
  * The card-ref-id is read from our table by card id and owner; it never enters session data.
  */
@@ -52,6 +58,11 @@ export async function payWithSavedCard(ctx: ProviderContext, input: InitiatePaym
   }).catch((e) => {
     throw wrap("REBILL", e)
   })
+  if (result.kind === "unknown") {
+    ctx.logger?.warn(`PaynetEasy: saved-card payment ${base.clientOrderId}: outcome unknown, kept pending for the callback or reconciliation (${result.reason})`)
+    const unknown = { ...base, ...(result.orderId ? { orderId: result.orderId } : {}), gatewayStatus: "unknown" }
+    return { id: base.clientOrderId, data: { ...storefrontSafe(data), ...unknown, card_id: card.id }, status: PaymentSessionStatus.PENDING }
+  }
   if (result.kind === "absent") {
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the saved-card payment; nothing was charged, please try again")
   }

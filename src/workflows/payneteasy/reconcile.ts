@@ -8,8 +8,9 @@
  * 1. takes the cluster-wide tick lock from Medusa's locking module (`payneteasy:reconcile:tick`); another instance
  *    holding it means this tick is skipped — Redis locking makes that hold across machines;
  * 2. discovers what is worth watching: PaynetEasy sessions in pending / requires_more / pending_authorization,
- *    younger than an hour, that have a gateway order (`data.orderId`) — or, in the direct flow, a client_orderid
- *    whose card request may have reached the gateway although its reply (and the STATUS after it) was lost: the
+ *    younger than an hour, that have a gateway order (`data.orderId`) — or, in the direct flow or after a saved-card
+ *    payment (`gatewayStatus: "unknown"`), a client_orderid whose card or rebill request may have reached the gateway
+ *    although its reply (and the STATUS after it) was lost: the
  *    provider then asks STATUS by client_orderid alone, and "not found" means nothing was paid (the watch simply
  *    ends after the hour, without a flag); and payment ledger entries still `processing` (reconcile-ledger.ts);
  * 3. claims due rows in the database (UPDATE … FOR UPDATE SKIP LOCKED), so even without the tick lock two
@@ -91,7 +92,8 @@ async function retryStaleCallbacks(container: MedusaContainer, now: Date): Promi
 /** A session worth asking the gateway about (see step 2 in the header). */
 export function isDiscoverable(data: Record<string, unknown> | undefined): boolean {
   if (typeof data?.orderId === "string" && data.orderId !== "") return true
-  return data?.flow === "direct" && typeof data.clientOrderId === "string" && data.clientOrderId !== ""
+  const hasClientOrderId = typeof data?.clientOrderId === "string" && data.clientOrderId !== ""
+  return hasClientOrderId && (data?.flow === "direct" || data?.gatewayStatus === "unknown")
 }
 
 /**

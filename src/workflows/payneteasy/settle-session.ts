@@ -23,6 +23,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from 
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { cartAndOrderFor } from "../../lookups/cart-and-order"
 import { findSession, type SessionInfo } from "../../callbacks/verify"
+import { reflectRebillSettlement } from "./saved-cards/rebill-outcome"
 
 export type SettleOutcome =
   /** the gateway approved; a Payment exists and, when the session belongs to a cart, the order exists */
@@ -64,9 +65,23 @@ async function links(container: MedusaContainer, sessionId: string, paymentColle
  * `known`: the session as the caller has just read it under the same lock (process-callback's plan), saving a read.
  */
 export async function settleSession(container: MedusaContainer, sessionId: string, known?: SessionInfo): Promise<SettleResult> {
+  const result = await settle(container, sessionId, known)
+  // A session of an order's own payment collection (no cart) may be an admin rebill whose outcome was unknown when
+  // it was asked for: its order and row are brought up to date now.
+  if (!result.cartId && result.orderId) await reflectRebillSettlement(container, sessionId, result)
+  return result
+}
+
+async function settle(container: MedusaContainer, sessionId: string, known?: SessionInfo): Promise<SettleResult> {
   const session = known?.id === sessionId ? known : await findSession(container, sessionId)
   if (!session) {
     return { outcome: "no_session", detail: "no PaynetEasy payment session with this id" }
+  }
+  if (!(session.data as { clientOrderId?: unknown } | undefined)?.clientOrderId) {
+    // A saved-card payment or a rebill is charged inside initiatePayment, so its callback can arrive while Medusa is
+    // still creating the session, before it has stored the provider's data: nothing to confirm yet. The caller's watch
+    // (or the gateway's redelivery) comes back to it.
+    return { outcome: "pending", sessionStatus: session.status, detail: "the session's payment data is not stored yet (Medusa is still creating it)" }
   }
   let l = await links(container, session.id, session.payment_collection_id)
   const done = (detail: string): SettleResult => ({

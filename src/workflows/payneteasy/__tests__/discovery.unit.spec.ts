@@ -8,4 +8,10 @@ describe("which sessions reconciliation asks about", () => {
     expect(isDiscoverable({ flow: "direct" })).toBe(false)
     expect(isDiscoverable(undefined)).toBe(false)
   })
+
+  it("a saved-card payment (any flow) whose rebill outcome is unknown, by its client_orderid alone", () => {
+    expect(isDiscoverable({ flow: "hosted", clientOrderId: "payses_1", gatewayStatus: "unknown", card_id: "pnecard_1" })).toBe(true)
+    expect(isDiscoverable({ flow: "hosted", clientOrderId: "payses_1", gatewayStatus: "declined" })).toBe(false)
+    expect(isDiscoverable({ flow: "hosted", gatewayStatus: "unknown" })).toBe(false)
+  })
 })

@@ -25,6 +25,7 @@ import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse }
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import { decimalText, toGatewayAmount, toMinor } from "../../../payment-data/amounts"
 import { currencyExponent, fromMinorUnits } from "../../../gateway/money"
+import { rebillLockKey, recordRebillPayment } from "./rebill-outcome"
 
 /** Minor units of an admin-typed amount, refusing what the currency cannot hold (no silent rounding). */
 function exactMinor(amount: string | number, currency: string): bigint {
@@ -162,34 +163,33 @@ export const chargeRebillStep = createStep("payneteasy-charge-rebill", async (pr
   const sessionData = (session.data ?? {}) as Record<string, any>
   await rebills.updatePaynetEasyRebills({ id: prepared.rebill_id, session_id: session.id, gateway_status: sessionData.gatewayStatus ?? null })
   if (session.status !== "captured" && session.status !== "authorized") {
-    const reason = sessionData.error?.message ?? `The gateway answered ${sessionData.gatewayStatus ?? session.status}`
+    // Pending: the row stays `pending` (a repeat is refused until a person checked), and settling the session later —
+    // the gateway's callback or reconciliation — books it (rebill-outcome.ts).
+    const reason =
+      sessionData.error?.message ??
+      (sessionData.gatewayStatus === "unknown"
+        ? "outcome unknown: the gateway may have charged the card (its reply and STATUS were lost); the charge is booked on the order when the gateway confirms it"
+        : `The gateway answered ${sessionData.gatewayStatus ?? session.status}`)
     await rebills.updatePaynetEasyRebills({ id: prepared.rebill_id, state: session.status === "error" ? "failed" : "pending", error_message: reason })
+    // The gateway's callback may have settled the session before the row named it (settling finds the row by its
+    // session): a Payment made meanwhile is booked now.
+    const [settled] = session.status === "error" ? [] : await payments.listPayments({ payment_session_id: session.id }, { take: 1 })
+    if (settled) await recordRebillPayment(container, { id: prepared.rebill_id, order_id: prepared.order_id }, settled.id, "approved")
     const [row] = await rebills.listPaynetEasyRebills({ id: prepared.rebill_id }, { take: 1 })
-    return new StepResponse(toResult(row, false))
+    return new StepResponse(toResult(row, false, settled ? await paymentView(container, settled.id) : undefined))
   }
   // Same lock key as settleSession (workflows/payneteasy/settle-session.ts) uses for a session without a cart: the
   // gateway's callback for this rebill may be authorizing the same session right now; the module is idempotent once
   // one of us has created the Payment.
   const payment = await container.resolve(Modules.LOCKING).execute(session.id, () => payments.authorizePaymentSession(session.id, {}), { timeout: 30 })
   if (!payment) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Payment session ${session.id} was not authorized`)
-  const withCaptures = await payments.retrievePayment(payment.id, { relations: ["captures"] })
-  const orderModule = container.resolve(Modules.ORDER)
-  const captures = (withCaptures.captures ?? []) as any[]
-  if (captures.length) {
-    await orderModule.addOrderTransactions(
-      captures.map((c) => ({
-        order_id: prepared.order_id, amount: c.raw_amount ?? c.amount, currency_code: withCaptures.currency_code,
-        reference: "capture", reference_id: c.id,
-      })) as any
-    )
-  }
-  await rebills.updatePaynetEasyRebills({ id: prepared.rebill_id, state: "succeeded", payment_id: payment.id })
+  await recordRebillPayment(container, { id: prepared.rebill_id, order_id: prepared.order_id }, payment.id)
   const [row] = await rebills.listPaynetEasyRebills({ id: prepared.rebill_id }, { take: 1 })
   return new StepResponse(toResult(row, false, await paymentView(container, payment.id)))
 })
 
 export const adminRebillOrderWorkflow = createWorkflow("payneteasy-admin-rebill-order", (input: AdminRebillInput) => {
-  const lockKey = transform({ input }, ({ input }) => `payneteasy:rebill:${input.order_id}`)
+  const lockKey = transform({ input }, ({ input }) => rebillLockKey(input.order_id))
   acquireLockStep({ key: lockKey, timeout: 60, ttl: 120 })
   const prepared = prepareRebillStep(input)
   const result = chargeRebillStep(prepared)
