@@ -1,6 +1,6 @@
 /**
- * HTTP transport on undici: one keep-alive connection pool per client, explicit timeouts, and a classification
- * of failures by whether the request may have reached the gateway.
+ * HTTP transport on undici: one keep-alive connection pool per client, explicit timeouts, replies read whole (at most
+ * MAX_REPLY_BYTES), and a classification of failures by whether the request may have reached the gateway.
  *
  * `indeterminate` (GatewayTransportError) is false only when the request certainly was not sent — the
  * connection was never established (refused, DNS failure, connect timeout, TLS handshake failure). Anything
