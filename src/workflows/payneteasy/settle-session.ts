@@ -77,7 +77,7 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
   if (!session) {
     return { outcome: "no_session", detail: "no PaynetEasy payment session with this id" }
   }
-  if (!(session.data as { clientOrderId?: unknown } | undefined)?.clientOrderId) {
+  if (!session.data?.clientOrderId) {
     // A saved-card payment or a rebill is charged inside initiatePayment, so its callback can arrive while Medusa is
     // still creating the session, before it has stored the provider's data: nothing to confirm yet. The caller's watch
     // (or the gateway's redelivery) comes back to it.
