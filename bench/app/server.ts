@@ -195,7 +195,9 @@ async function worker() {
   const started = Date.now()
   const port = await getFreePort()
   process.env.PORT = String(port)
-  app = await bootApp(writeAppDir(), port)
+  // The server wrote the app directory before it reported its database ready; writing it again here would truncate the
+  // package.json the server's Medusa may be reading at this moment ("Unexpected end of JSON input").
+  app = await bootApp(BENCH_APP_DIR, port)
   app.url = `http://127.0.0.1:${port}`
   // Subscribers only: the reconciliation figure runs the tick itself, and a scheduled tick every 3 s would claim its
   // watch rows (the same reason the single-process bench ran in server mode).
