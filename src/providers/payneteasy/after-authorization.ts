@@ -7,6 +7,7 @@
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { isApproved, isDeclined } from "../../gateway/statuses"
+import { isNotFound } from "../../gateway-adapter"
 import type { SessionData } from "../../payment-data/session-data"
 import { toGatewayAmount, toMinor } from "../../payment-data/amounts"
 import { captureAmount } from "./capture-amount"
@@ -90,9 +91,17 @@ export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: 
  * expire. If the gateway already holds an approved preauth for this session, the hold is released with a void,
  * since no order can capture a deleted session. An approved sale is never refunded here (a callback may be turning
  * it into an order right now): it is logged for reconciliation. Returns the data to keep, or undefined (unchanged).
+ *
+ * A session whose card or saved-card request has an unknown outcome (gatewayStatus "unknown", no gateway order id:
+ * the reply and the STATUS after it were lost) may still hold a charge, which deleting the session would orphan. It
+ * is looked up by client_orderid first; "not found" means nothing was charged, and a STATUS that still fails leaves
+ * the data as it is (logged: the callback, if any, lands in the admin's Attention list).
  */
 export async function releaseDeleted(ctx: ProviderContext, data: SessionData): Promise<Data | undefined> {
-  if (!data.orderId) return undefined
+  if (!data.orderId) {
+    const found = data.gatewayStatus === "unknown" ? await orderIdByClientOrderId(ctx, data) : undefined
+    return found ? releaseDeleted(ctx, { ...data, orderId: found }) : undefined
+  }
   try {
     const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId })
     const status = toSessionStatus({ status: reply.status, transactionType: reply["transaction-type"] ?? data.transactionType })
@@ -106,6 +115,19 @@ export async function releaseDeleted(ctx: ProviderContext, data: SessionData): P
     ctx.logger?.warn(`PaynetEasy: could not check gateway order ${data.orderId} of deleted session ${data.session_id}: ${(e as Error).message}`)
   }
   return undefined
+}
+
+/** The gateway order of an unknown-outcome request, asked by client_orderid alone; undefined when there is none. */
+async function orderIdByClientOrderId(ctx: ProviderContext, data: SessionData): Promise<string | undefined> {
+  try {
+    const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId })
+    return reply["paynet-order-id"] || undefined
+  } catch (e) {
+    if (!isNotFound(e)) {
+      ctx.logger?.warn(`PaynetEasy: could not look up request ${data.clientOrderId} of deleted session ${data.session_id}, whose outcome is unknown: ${(e as Error).message}`)
+    }
+    return undefined
+  }
 }
 
 /** Void; when the gateway refuses it (e.g. settled), a full return (no amount = full reversal). */

@@ -319,6 +319,44 @@ describe("provider ↔ sandbox", () => {
     expect(sandbox.control.transactions().filter((t) => t.clientOrderId.startsWith(session_id))).toHaveLength(1)
   })
 
+  it("deleting a session whose card request's outcome was never learned finds the charge by client_orderid and releases the hold", async () => {
+    const p = provider({ flow: "direct" })
+    const session_id = newSessionId()
+    const init = await p.initiatePayment({ amount: "4.20", currency_code: "eur", data: { session_id, payer: PAYER } })
+    // The PREAUTH is taken but its reply is lost, and every STATUS after it fails: the outcome is unknown.
+    sandbox.control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
+    const statusDown = sandbox.control.addFault({ kind: "http-500", operation: "STATUS" })
+    const card = { number: CARD.number, cvv: "123", expMonth: "12", expYear: "2030", holder: "U" }
+    const out = await p.updatePayment({ amount: "4.20", currency_code: "eur", data: { ...init.data, card } })
+    expect(out.status).toBe(PaymentSessionStatus.PENDING)
+    expect(out.data).toMatchObject({ gatewayStatus: "unknown" })
+    expect(out.data!.orderId || undefined).toBeUndefined()
+    const clientOrderId = out.data!.clientOrderId as string
+    expect(order(clientOrderId)).toMatchObject({ authorized: "4.20" })
+
+    // While STATUS still fails, deleting keeps the data as it is (nothing is known, nothing is sent).
+    expect(await p.deletePayment({ data: out.data })).toEqual({ data: out.data })
+    expect(order(clientOrderId).transactions.map((t) => t.type)).toEqual(["preauth"])
+
+    // Once STATUS answers, deleting finds the preauth by client_orderid and voids it.
+    sandbox.control.removeFault(statusDown.id)
+    const deleted = await p.deletePayment({ data: out.data })
+    expect(deleted.data).toMatchObject({ voided: true, orderId: order(clientOrderId).orderid })
+    expect(order(clientOrderId).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "void/approved"])
+  })
+
+  it("deleting a session whose unknown card request never reached the gateway sends nothing", async () => {
+    const p = provider({ flow: "direct" })
+    const session_id = newSessionId()
+    const init = await p.initiatePayment({ amount: "4.20", currency_code: "eur", data: { session_id, payer: PAYER } })
+    const data = { ...init.data, clientOrderId: `${session_id}-a9`, gatewayStatus: "unknown" }
+    const before = { ...sandbox.control.requests() }
+    expect(await p.deletePayment({ data })).toEqual({ data })
+    const after = sandbox.control.requests()
+    expect((after.STATUS ?? 0) - (before.STATUS ?? 0)).toBe(1)
+    expect(Object.keys(after).filter((op) => op !== "STATUS" && after[op] !== before[op])).toEqual([])
+  })
+
   it("hosted sessions refuse card fields", async () => {
     const p = provider()
     const init = await p.initiatePayment({ amount: "2", currency_code: "eur", data: { session_id: newSessionId(), payer: PAYER } })
