@@ -5,7 +5,8 @@
  * each time checked through Medusa's admin API: exactly `metadata.payneteasy_recurring` changes, other metadata stays.
  * Then a logged-in customer buys it: the order page shows the recurring payment made at the gateway, and after two
  * renewals run from the sandbox their two renewal orders, linked; it is cancelled after a confirmation that says what
- * cancelling cannot do at PaynetEasy; the customer's page lists the subscription. A guest's order shows why none was made.
+ * cancelling cannot do at PaynetEasy; the customer's page lists the subscription. One whose set-up failed for good is set
+ * up again with Retry set-up once the gateway answers. A guest's order shows why none was made.
  */
 import { customerHostedOrder, registerCustomer } from "../integration-tests/helpers/store"
 import { DEFAULT_PROVIDERS, rsaKeyPair, TEST_CARD, useAdminApp } from "./helpers/admin-app"
@@ -169,6 +170,33 @@ it("order page: the recurring payment made from the order and its two renewal or
   expect(text).toContain("2 approved / 2")
   expect(text).toContain(orderId)
   await app().screenshot("customer-subscriptions", subs)
+  expect(app().pageErrors).toEqual([])
+})
+
+it("order page: a recurring payment that needs attention is set up again with Retry set-up once the gateway answers; made once", async () => {
+  const { page, sandbox } = app()
+  // the card reference call fails through every step retry: the set-up is left for a person
+  const down = sandbox.control.addFault({ kind: "http-500", operation: "CARDREF_V4" })
+  let orderId = ""
+  try {
+    orderId = (await customerBuysSubscription()).orderId
+    await waitFor("the recurring payment to need attention", async () => (await recurringOf(orderId))[0]?.status === "needs_attention", 90_000)
+  } finally {
+    sandbox.control.removeFault(down.id)
+  }
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const widget = page.getByTestId("payneteasy-order-recurring")
+  await widget.waitFor()
+  await expect(widget.getByTestId("payneteasy-recurring-status").textContent()).resolves.toBe("needs_attention")
+  await expect(widget.getByTestId("payneteasy-recurring-reason").textContent()).resolves.toMatch(/a person must check the gateway and retry/)
+  await widget.getByTestId("payneteasy-recurring-retry").click()
+  await waitFor("the widget to show it active", async () => (await widget.getByTestId("payneteasy-recurring-status").textContent()) === "active")
+  const [rp] = await recurringOf(orderId)
+  expect(rp).toMatchObject({ status: "active", reason: null, recurring_payment_id: expect.any(String) })
+  expect(sandbox.control.byClientOrderId(rp.id)).toHaveLength(1)
+  await expect(widget.getByTestId("payneteasy-recurring-gateway-id").textContent()).resolves.toBe(String(rp.recurring_payment_id))
+  expect(await widget.getByTestId("payneteasy-recurring-retry").count()).toBe(0)
+  expect(await widget.getByTestId("payneteasy-recurring-reason").count()).toBe(0)
   expect(app().pageErrors).toEqual([])
 })
 

@@ -4,7 +4,8 @@
  * public half the sandbox merchant holds, as saved-cards-v4.spec.ts) and the order.placed subscriber creates exactly one
  * recurring payment at the gateway; the sandbox's "next charge now" steering call drives renewals (approved → a new
  * order with a captured payment and the same total; declined → recorded + `payneteasy.recurring_payment.charge_failed`);
- * cancel; a guest order and a keyless registration get a visible "not set up" reason. Reconciliation (one tick run
+ * cancel; a guest order and a keyless registration get a visible "not set up" reason; a recurring payment that needs
+ * attention is set up again from the admin (retry): adopted when the gateway made it, made once when it did not. Reconciliation (one tick run
  * directly, with a clock moved past the due date): a charge whose callback was lost becomes one renewal order and the
  * late callback adds none; a charge the gateway never reports is flagged for a person after the grace period.
  */
@@ -164,7 +165,7 @@ medusaIntegrationTestRunner({
     const tickAt = (at: Date) => reconcileRecurringCharges(getContainer(), { now: () => at })
     const nextChargeAt = async (orderId: string) => new Date((await listFor(orderId))[0].next_charge_at)
 
-    it("a lost reply on create-recurring-payment: STATUS names the gateway's recurring payment, adopted, never sent twice; STATUS down too: needs_attention, one at the gateway", async () => {
+    it("a lost reply on create-recurring-payment: STATUS names the gateway's recurring payment, adopted, never sent twice; STATUS down too: needs_attention, one at the gateway; retried from the admin, it is adopted", async () => {
       // the reply is lost after the gateway made the recurring payment: STATUS by our client-orderid finds it
       const customer = await registerCustomer(api, eur, "lost-create")
       sandbox().control.addFault({ kind: "response-lost", operation: "CREATE_RP_V4", times: 1 })
@@ -191,6 +192,21 @@ medusaIntegrationTestRunner({
       expect(rp2.reason).toMatch(/STATUS could not tell/)
       expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before2).toBe(1)
       expect(sandbox().control.byClientOrderId(rp2.id)).toHaveLength(1)
+
+      // a person retries it from the admin once STATUS answers: the gateway's recurring payment is adopted, not made again
+      const retried = await api.post(`/admin/payneteasy/recurring-payments/${rp2.id}/retry`, {}, admin)
+      const atGateway = sandbox().control.byClientOrderId(rp2.id)
+      expect(atGateway).toHaveLength(1)
+      expect(retried.data.recurring_payment).toMatchObject({ id: rp2.id, status: "active", reason: null, recurring_payment_id: expect.any(String) })
+      expect(sandbox().control.recurringPayment(retried.data.recurring_payment.recurring_payment_id)).toMatchObject({ clientOrderId: rp2.id })
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before2).toBe(1)
+      // only a recurring payment that needs attention is set up again
+      const again = await api.post(`/admin/payneteasy/recurring-payments/${rp2.id}/retry`, {}, admin).catch((e: any) => e.response)
+      expect([again.status, again.data.type, again.data.message]).toEqual([409, "conflict", expect.stringMatching(/is active: only one that needs attention/)])
+      const missing = await api.post(`/admin/payneteasy/recurring-payments/pnerp_NOPE0000000000/retry`, {}, admin).catch((e: any) => e.response)
+      expect(missing.status).toBe(404)
+      const anonymous = await api.post(`/admin/payneteasy/recurring-payments/${rp2.id}/retry`, {}).catch((e: any) => e.response)
+      expect(anonymous.status).toBe(401)
     })
 
     it("reconciliation: a renewal whose callback was lost becomes one paid order; the late callback makes no second one", async () => {
@@ -259,6 +275,12 @@ medusaIntegrationTestRunner({
       expect(flagged).toMatchObject({ status: "needs_attention", reason: expect.stringMatching(/no charge reported by the gateway.*48 h late.*-c1.*merchant portal/) })
       // no longer asked about: a flagged row waits for a person (or a charge, which clears the flag)
       expect(await tickAt(new Date(due.getTime() + 50 * 3_600_000))).toMatchObject({ checked: 0 })
+      // it was set up: "retry set-up" is not the answer to a missing charge, and changes nothing
+      const cardRefs = sandbox().control.requests().CARDREF_V4 ?? 0
+      const retry = await api.post(`/admin/payneteasy/recurring-payments/${flagged.id}/retry`, {}, admin).catch((e: any) => e.response)
+      expect([retry.status, retry.data.message]).toEqual([409, expect.stringMatching(/was set up \(gateway recurring payment \d+\)/)])
+      expect((await listFor(order.id))[0]).toMatchObject({ status: "needs_attention", reason: flagged.reason })
+      expect(sandbox().control.requests().CARDREF_V4 ?? 0).toBe(cardRefs)
     })
 
     // 2 × 10.42 + 4.99 shipping, taxed: exclusive 19 % → 24.7996 + 5.9381 = 30.7377 → 30.74; inclusive 20 % → 25.83 (tax inside)
@@ -301,7 +323,7 @@ medusaIntegrationTestRunner({
       expect((payments[0] as any).captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([perPeriod])
     })
 
-    it("the gateway unreachable while setting up: Medusa's step retries finish the job once; every retry failing leaves it needs_attention", async () => {
+    it("the gateway unreachable while setting up: Medusa's step retries finish the job once; every retry failing leaves it needs_attention; retried from the admin once the gateway is back, made once", async () => {
       const customer = await registerCustomer(api, eur, "retried")
       const before = sandbox().control.requests().CREATE_RP_V4 ?? 0
       // the card reference call fails twice (HTTP 500), then the gateway is back
@@ -318,10 +340,22 @@ medusaIntegrationTestRunner({
         const failing = await buy(V4_PROVIDER, other.headers)
         const [flagged] = await settledFor(failing.id)
         expect(flagged).toMatchObject({ status: "needs_attention", recurring_payment_id: null, reason: expect.stringMatching(/failed 4 times, 5 s apart.*a person must check/) })
+        // retried while the gateway is still down: pending while Medusa's step retries run, then it needs attention
+        // again, with the new reason; nothing was created
+        const stillDown = await api.post(`/admin/payneteasy/recurring-payments/${flagged.id}/retry`, {}, admin)
+        expect(stillDown.data.recurring_payment).toMatchObject({ id: flagged.id, status: "pending", reason: null })
+        const [again] = await settledFor(failing.id)
+        expect(again).toMatchObject({ id: flagged.id, status: "needs_attention", recurring_payment_id: null, reason: expect.stringMatching(/failed 4 times/) })
+        expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(1)
+        sandbox().control.removeFault(gone.id)
+        // and once it is back: made once, active
+        const retried = await api.post(`/admin/payneteasy/recurring-payments/${flagged.id}/retry`, {}, admin)
+        expect(retried.data.recurring_payment).toMatchObject({ id: flagged.id, status: "active", reason: null, recurring_payment_id: expect.any(String), card: { last4: "1111" } })
+        expect(sandbox().control.byClientOrderId(flagged.id)).toHaveLength(1)
       } finally {
         sandbox().control.removeFault(gone.id)
       }
-      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(1)
+      expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(2)
     })
 
     it("a guest buying a subscription product gets the order and a visible 'not set up' reason; no gateway call", async () => {

@@ -3,11 +3,13 @@
  * charge, why it is not set up or needs a person (reason), every charge with its renewal order linked, and Cancel
  * after a confirmation that says honestly what cancelling does: PaynetEasy documents no call that stops a recurring
  * payment (README), so cancelling stops renewal orders in Medusa and the merchant stops it in the PaynetEasy portal.
+ * One that needs attention can be set up again (Retry set-up) once a person has checked the gateway: a recurring
+ * payment the gateway did make is found by STATUS and adopted, never made twice.
  */
 import { Button, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
 import { Link } from "react-router-dom"
 import { errorText } from "../lib/hooks"
-import { useCancelRecurringPayment, type RecurringPayment } from "../lib/recurring"
+import { useCancelRecurringPayment, useRetryRecurringSetUp, type RecurringPayment } from "../lib/recurring"
 import { describeSchedule } from "../lib/subscription-schedule"
 import { Field } from "./field"
 import { Status, when } from "./format"
@@ -19,9 +21,24 @@ const CANCELLABLE = new Set(["active", "needs_attention"])
 const CANCEL_LIMITS =
   "PaynetEasy documents no API call that stops a recurring payment: cancelling here stops renewal orders in Medusa; stop it in the PaynetEasy merchant portal too (charges it still makes are flagged for a refund)."
 
+const RETRY_NOTE =
+  "Set it up again once the gateway answers: a recurring payment the gateway already made for it is found and adopted, never made twice."
+
 export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
   const cancel = useCancelRecurringPayment()
+  const retry = useRetryRecurringSetUp()
   const prompt = usePrompt()
+
+  const onRetry = () =>
+    retry.mutate(rp.id, {
+      onSuccess: ({ recurring_payment: r }) =>
+        r.status === "active"
+          ? toast.success("Recurring payment set up")
+          : r.status === "pending"
+            ? toast.info("Setting it up again", { description: "The gateway did not answer yet; Medusa retries in a few seconds." })
+            : toast.warning(`Recurring payment ${r.status.replace(/_/g, " ")}`, { description: r.reason ?? undefined }),
+      onError: (e) => toast.error(errorText(e)),
+    })
 
   const onCancel = async () => {
     const ok = await prompt({
@@ -95,6 +112,14 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
             ))}
           </Table.Body>
         </Table>
+      )}
+      {rp.status === "needs_attention" && !rp.recurring_payment_id && (
+        <div className="flex items-center justify-between gap-x-3">
+          <Text size="xsmall" className="text-ui-fg-muted">{RETRY_NOTE}</Text>
+          <Button size="small" variant="secondary" className="shrink-0" onClick={onRetry} isLoading={retry.isPending} data-testid="payneteasy-recurring-retry">
+            Retry set-up
+          </Button>
+        </div>
       )}
       {CANCELLABLE.has(rp.status) && (
         <div className="flex items-center justify-between gap-x-3">

@@ -1,6 +1,6 @@
 /**
  * react-query hooks for recurring payments (issue 14) through the shared js-sdk client (./sdk.ts): the plugin's
- * `GET /admin/payneteasy/recurring-payments?order_id=&customer_id=` and `POST …/:id/cancel`, and the subscription
+ * `GET /admin/payneteasy/recurring-payments?order_id=&customer_id=`, `POST …/:id/cancel` and `POST …/:id/retry`, and the subscription
  * schedule of a product or variant, written through Medusa's own admin product/variant routes (metadata only).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
@@ -52,6 +52,8 @@ export function useRecurringPayments(filter: RecurringFilter | undefined) {
     enabled: !!filter,
     queryFn: () =>
       sdk.client.fetch<{ recurring_payments: RecurringPayment[] }>("/admin/payneteasy/recurring-payments", { query: filter }),
+    // a set-up still running (a retry waiting on Medusa's step retries) is polled until it settles
+    refetchInterval: (query) => (query.state.data?.recurring_payments.some((r) => r.status === "pending") ? 2_000 : false),
   })
 }
 
@@ -63,6 +65,16 @@ export function useCancelRecurringPayment() {
         `/admin/payneteasy/recurring-payments/${id}/cancel`,
         { method: "POST" }
       ),
+    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+  })
+}
+
+/** Sets up a recurring payment that needs attention again (`POST …/:id/retry`); answers the row as the set-up left it. */
+export function useRetryRecurringSetUp() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      sdk.client.fetch<{ recurring_payment: RecurringPayment }>(`/admin/payneteasy/recurring-payments/${id}/retry`, { method: "POST" }),
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
   })
 }

@@ -1,0 +1,23 @@
+/**
+ * `POST /admin/payneteasy/recurring-payments/:id/retry` → `{ recurring_payment }`: sets up a recurring payment that
+ * `needs_attention` again (workflows/payneteasy/recurring/retry-set-up.ts) and answers the row as the set-up left it:
+ * `active` (made, or found at the gateway and adopted), `failed` (refused, with the gateway's reason), `needs_attention`
+ * again (with the new reason), or `pending` while Medusa's step retries are still running. 404 for an unknown id, 409
+ * when it does not need attention (already active, cancelled, failed, not set up, or being set up right now) or needs
+ * it although it was set up (a charge the gateway never reported).
+ */
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { PAYNETEASY_MODULE } from "../../../../../../modules/payneteasy"
+import { retryRecurringSetUp } from "../../../../../../workflows/payneteasy/recurring/retry-set-up"
+import { sendError } from "../../../payouts/http"
+import { recurringPaymentView } from "../../../_lib/recurring-view"
+
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  try {
+    const row = await retryRecurringSetUp(req.scope, req.params.id)
+    const charges = await (req.scope.resolve(PAYNETEASY_MODULE) as any).listPaynetEasyRecurringCharges({ recurring_payment_row_id: row.id })
+    res.status(200).json({ recurring_payment: recurringPaymentView(row, charges) })
+  } catch (e) {
+    return sendError(res, e)
+  }
+}
