@@ -173,6 +173,7 @@ medusaIntegrationTestRunner({
         // Recurring payments (issue 14): random filters (a malformed one is a 400 naming it) and random ids (404).
         "GET /admin/payneteasy/recurring-payments": adminGet(fc.constant("/admin/payneteasy/recurring-payments")),
         "POST /admin/payneteasy/recurring-payments/:id/cancel": post(under("/admin/payneteasy/recurring-payments/", "/cancel"), adminJson),
+        "POST /admin/payneteasy/recurring-payments/:id/retry": post(under("/admin/payneteasy/recurring-payments/", "/retry"), adminJson),
       }
 
       // The plan covers every route file and every method it exports (a new route must be added here).
