@@ -5,9 +5,9 @@
  * recurring payment at the gateway; the sandbox's "next charge now" steering call drives renewals (approved → a new
  * order with a captured payment and the same total; declined → recorded + `payneteasy.recurring_payment.charge_failed`);
  * cancel; a guest order and a keyless registration get a visible "not set up" reason; a recurring payment that needs
- * attention is set up again from the admin (retry): adopted when the gateway made it, made once when it did not. Reconciliation (one tick run
- * directly, with a clock moved past the due date): a charge whose callback was lost becomes one renewal order and the
- * late callback adds none; a charge the gateway never reports is flagged for a person after the grace period.
+ * attention is set up again from the admin (retry): adopted when the gateway made it, made once when it did not.
+ * Reconciliation (one tick run directly, with a clock moved past the due date): a charge whose callback was lost
+ * becomes one renewal order and the late callback adds none; a charge the gateway never reports is flagged for a person after the grace period.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"

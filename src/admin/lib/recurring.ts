@@ -1,7 +1,8 @@
 /**
  * react-query hooks for recurring payments (issue 14) through the shared js-sdk client (./sdk.ts): the plugin's
- * `GET /admin/payneteasy/recurring-payments?order_id=&customer_id=`, `POST …/:id/cancel` and `POST …/:id/retry`, and the subscription
- * schedule of a product or variant, written through Medusa's own admin product/variant routes (metadata only).
+ * `GET /admin/payneteasy/recurring-payments?order_id=&customer_id=`, `POST …/:id/cancel` and `POST …/:id/retry`, and
+ * the subscription schedule of a product or variant, written through Medusa's own admin product/variant routes
+ * (metadata only).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { sdk } from "./sdk"

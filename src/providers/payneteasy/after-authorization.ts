@@ -93,41 +93,33 @@ export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: 
  * it into an order right now): it is logged for reconciliation. Returns the data to keep, or undefined (unchanged).
  *
  * A session whose card or saved-card request has an unknown outcome (gatewayStatus "unknown", no gateway order id:
- * the reply and the STATUS after it were lost) may still hold a charge, which deleting the session would orphan. It
- * is looked up by client_orderid first; "not found" means nothing was charged, and a STATUS that still fails leaves
+ * the reply and the STATUS after it were lost) may still hold a charge, which deleting the session would orphan: its
+ * STATUS asks by client_orderid alone. "Not found" means nothing was charged, and a STATUS that still fails leaves
  * the data as it is (logged: the callback, if any, lands in the admin's Attention list).
  */
 export async function releaseDeleted(ctx: ProviderContext, data: SessionData): Promise<Data | undefined> {
-  if (!data.orderId) {
-    const found = data.gatewayStatus === "unknown" ? await orderIdByClientOrderId(ctx, data) : undefined
-    return found ? releaseDeleted(ctx, { ...data, orderId: found }) : undefined
-  }
+  const unknownOutcome = !data.orderId && data.gatewayStatus === "unknown"
+  if (!data.orderId && !unknownOutcome) return undefined
+  const what = data.orderId ? `gateway order ${data.orderId}` : `request ${data.clientOrderId} (outcome unknown)`
   try {
+    // one STATUS decides: by client_orderid alone when the gateway order id was never learned
     const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId })
+    const orderId = data.orderId ?? reply["paynet-order-id"]
+    if (!orderId) return undefined
     const status = toSessionStatus({ status: reply.status, transactionType: reply["transaction-type"] ?? data.transactionType })
     if (status === PaymentSessionStatus.AUTHORIZED) {
-      return await voidOrReturn(ctx, data, `Session ${data.session_id} deleted`)
+      return await voidOrReturn(ctx, { ...data, orderId }, `Session ${data.session_id} deleted`)
     }
     if (status === PaymentSessionStatus.CAPTURED) {
-      ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted but gateway order ${data.orderId} is a paid sale; reconcile it`)
+      ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted but gateway order ${orderId} is a paid sale; reconcile it`)
     }
   } catch (e) {
-    ctx.logger?.warn(`PaynetEasy: could not check gateway order ${data.orderId} of deleted session ${data.session_id}: ${(e as Error).message}`)
+    // "not found" for an unknown outcome: the request never reached the gateway, nothing was charged
+    if (!(unknownOutcome && isNotFound(e))) {
+      ctx.logger?.warn(`PaynetEasy: could not check ${what} of deleted session ${data.session_id}: ${(e as Error).message}`)
+    }
   }
   return undefined
-}
-
-/** The gateway order of an unknown-outcome request, asked by client_orderid alone; undefined when there is none. */
-async function orderIdByClientOrderId(ctx: ProviderContext, data: SessionData): Promise<string | undefined> {
-  try {
-    const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId })
-    return reply["paynet-order-id"] || undefined
-  } catch (e) {
-    if (!isNotFound(e)) {
-      ctx.logger?.warn(`PaynetEasy: could not look up request ${data.clientOrderId} of deleted session ${data.session_id}, whose outcome is unknown: ${(e as Error).message}`)
-    }
-    return undefined
-  }
 }
 
 /** Void; when the gateway refuses it (e.g. settled), a full return (no amount = full reversal). */
