@@ -7,7 +7,8 @@
  * cancel; a guest order and a keyless registration get a visible "not set up" reason; a recurring payment that needs
  * attention is set up again from the admin (retry): adopted when the gateway made it, made once when it did not.
  * Reconciliation (one tick run directly, with a clock moved past the due date): a charge whose callback was lost
- * becomes one renewal order and the late callback adds none; a charge the gateway never reports is flagged for a person after the grace period.
+ * becomes one renewal order and the late callback adds none; a charge the gateway never reports is flagged for a
+ * person after the grace period.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
