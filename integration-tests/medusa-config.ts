@@ -7,6 +7,7 @@
  * - databaseUrl is replaced by the runner with its per-suite database; admin is disabled by the runner.
  * - PNE_TEST_REDIS_URL (the bench's two processes, bench/app/server.ts): Medusa's Redis modules and projectConfig.redisUrl,
  *   queue names and lock keys under PNE_TEST_REDIS_NAMESPACE; the process's role comes from MEDUSA_WORKER_MODE.
+ * - PNE_TEST_CALLBACK_DELAY_MS: the plugin's callbackProcessingDelayMs (below).
  * Evaluated once per spec file, inside the runner's beforeAll — after useSandbox()/useBackendPort() set the env.
  */
 import { defineConfig, Modules } from "@medusajs/framework/utils"
@@ -17,6 +18,11 @@ import { redisModules } from "./helpers/redis-modules"
 
 const secret = "payneteasy-integration-test-secret"
 const redisUrl = process.env.PNE_TEST_REDIS_URL || undefined
+// Callback processing waits the plugin's callbackProcessingDelayMs after the route records a callback (default
+// 1000 ms); 50 ms keeps tests quick, as webhook_delay below. PNE_TEST_CALLBACK_DELAY_MS sets another: a number of ms,
+// or "default" for the plugin's own (the bench).
+const delayEnv = process.env.PNE_TEST_CALLBACK_DELAY_MS
+const callbackDelay = delayEnv === "default" ? {} : { callbackProcessingDelayMs: delayEnv ? Number(delayEnv) : 50 }
 
 export default defineConfig({
   projectConfig: {
@@ -32,7 +38,7 @@ export default defineConfig({
   },
   admin: { disable: true },
   // storefrontReturnUrl: where the plugin's return route (/payneteasy/return) sends the shopper (303).
-  plugins: [{ resolve: sourcePluginDir(), options: { storefrontReturnUrl: "http://storefront.test/checkout/payneteasy" } }],
+  plugins: [{ resolve: sourcePluginDir(), options: { storefrontReturnUrl: "http://storefront.test/checkout/payneteasy", ...callbackDelay } }],
   modules: [
     {
       resolve: "@medusajs/medusa/payment",

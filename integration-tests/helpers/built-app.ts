@@ -123,7 +123,8 @@ module.exports = defineConfig({
       logLevel: "warn",
     }),
   },
-  plugins: [{ resolve: "${PLUGIN_NAME}", options: {} }],
+  // callback processing after 50 ms, not the plugin's default second: keeps tests quick, as webhook_delay below
+  plugins: [{ resolve: "${PLUGIN_NAME}", options: { callbackProcessingDelayMs: 50 } }],
   modules: [
     {
       resolve: "@medusajs/medusa/payment",

@@ -19,6 +19,7 @@ import { PaynetEasyPayoutHistory } from "./models/payout-history"
 import { PaynetEasyRecurringPayment } from "./models/recurring-payment"
 import { PaynetEasyRecurringCharge } from "./models/recurring-charge"
 import { rowId } from "./row-id"
+import { callbackProcessingDelayMs } from "./plugin-options"
 
 /** The knex of the context's entity manager (what @InjectManager put there), for this module's raw statements. */
 const knexOf = (context: Context) => (context.manager as { getKnex(): any }).getKnex()
@@ -71,6 +72,11 @@ export type PaynetEasyPluginOptions = {
   storefrontReturnUrl?: string
   /** Recurring payments (subscriptions) are sold: a boot-time warning names a missing private key (v4 needs RSA). */
   recurringEnabled?: boolean
+  /**
+   * How long processing waits after the callback route has recorded a callback, in ms (0–30000, default 1000;
+   * plugin-options.ts says why). Checked when Medusa boots (loaders/plugin-options-check.ts).
+   */
+  callbackProcessingDelayMs?: number
 }
 
 class PaynetEasyModuleService extends MedusaService({
@@ -86,11 +92,17 @@ class PaynetEasyModuleService extends MedusaService({
   PaynetEasyRecurringCharge,
 }) {
   protected readonly pluginOptions_: PaynetEasyPluginOptions
+  private callbackProcessingDelayMs_: number | undefined
 
   constructor(container: Record<string, unknown>, options: PaynetEasyPluginOptions = {}) {
     // eslint-disable-next-line prefer-rest-params
     super(...arguments)
     this.pluginOptions_ = options ?? {}
+  }
+
+  /** The `callbackProcessingDelayMs` option, or its default (the boot check has refused an invalid one). */
+  callbackProcessingDelayMs(): number {
+    return (this.callbackProcessingDelayMs_ ??= callbackProcessingDelayMs(this.pluginOptions_))
   }
 
   storefrontReturnUrl(): string | undefined {

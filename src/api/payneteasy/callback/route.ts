@@ -2,11 +2,12 @@
  * The gateway's server callback: `GET|POST {backendUrl}/payneteasy/callback` (the provider sends this address as
  * `server_callback_url`).
  *
- * verify control (in memory, then with the key of the session's or row's own registration: callbacks/accept.ts) → record in the callback log (unique per source/orderid/client_orderid/
- * type/status/event_key, see src/callbacks/params.ts `eventKey`) → emit `payneteasy.callback.received` (one emit for
- * the callbacks recorded in the same event-loop turn: workflows/payneteasy/callback-queue.ts) → 200. Processing
- * (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway gets its 200
- * quickly and stops retrying (it retries a non-200 for 14 days).
+ * verify control (in memory, then with the key of the session's or row's own registration: callbacks/accept.ts) →
+ * record in the callback log (unique per source/orderid/client_orderid/type/status/event_key, see src/callbacks/
+ * params.ts `eventKey`) → emit `payneteasy.callback.received`, delivered after the plugin's `callbackProcessingDelayMs`
+ * (one emit for the callbacks recorded in the same event-loop turn: workflows/payneteasy/callback-queue.ts) → 200.
+ * Processing (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway
+ * gets its 200 quickly and stops retrying (it retries a non-200 for 14 days).
  * - payment sessions (`payses_…`), payouts (`pnepo_…`) and saved-card verifications (`pnecard_…`) all come here; the
  *   kind of client_orderid picks the verification and the processing (callbacks/order-kinds.ts).
  * - a genuine callback for a session Medusa no longer has (verifies under one of our providers) → 200 and recorded;
@@ -30,6 +31,8 @@ import { acceptGatewayMessage } from "../../../callbacks/accept"
 import { looksOurs } from "../../../callbacks/order-kinds"
 import { registrationVerifying } from "../../../gateway-adapter/callback-keys"
 import { queueCallbackProcessing } from "../../../workflows/payneteasy/callback-queue"
+import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
+import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
 
 export const AUTHENTICATE = false
 
@@ -76,7 +79,8 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
   // A duplicate of a callback whose processing failed queues it again; one still `received` is in flight (or will be
   // picked up by the reconciliation tick if its instance died), so it is not queued twice.
   if (created || row.outcome === "failed") {
-    await queueCallbackProcessing(req.scope.resolve(Modules.EVENT_BUS), row.id)
+    const delayMs = req.scope.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE).callbackProcessingDelayMs()
+    await queueCallbackProcessing(req.scope.resolve(Modules.EVENT_BUS), { id: row.id, delayMs })
   }
   answer(res, 200, "OK")
 }

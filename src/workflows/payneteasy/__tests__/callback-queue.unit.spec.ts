@@ -6,10 +6,10 @@ type Message = { name: string; data: { id: string } }
 
 /** An event bus whose emits stay pending until the test settles them (the seam: only `emit` is used). */
 function bus() {
-  const emits: Array<{ messages: Message[]; settle: (error?: Error) => void }> = []
+  const emits: Array<{ messages: Message[]; options: unknown; settle: (error?: Error) => void }> = []
   const fake = {
-    emit: (messages: Message[]) =>
-      new Promise<void>((resolve, reject) => emits.push({ messages, settle: (e) => (e ? reject(e) : resolve()) })),
+    emit: (messages: Message[], options: unknown) =>
+      new Promise<void>((resolve, reject) => emits.push({ messages, options, settle: (e) => (e ? reject(e) : resolve()) })),
   }
   return { bus: fake as unknown as IEventBusModuleService, emits }
 }
@@ -17,15 +17,18 @@ function bus() {
 const turn = () => new Promise((r) => setImmediate(r))
 
 describe("queueing recorded callbacks for processing", () => {
-  it("the callbacks of one turn are one emit of one payneteasy.callback.received event each; callers wait for it", async () => {
+  it("the callbacks of one turn are one emit of one payneteasy.callback.received event each, delayed; callers wait for it", async () => {
     const { bus: b, emits } = bus()
     let settled = 0
-    const queued = ["pnecb_1", "pnecb_2"].map((id) => queueCallbackProcessing(b, id).then(() => settled++))
+    const queued = ["pnecb_1", "pnecb_2"].map((id) => queueCallbackProcessing(b, { id, delayMs: 1000 }).then(() => settled++))
     await turn()
-    expect(emits.map((e) => e.messages)).toEqual([
+    expect(emits.map((e) => [e.messages, e.options])).toEqual([
       [
-        { name: CALLBACK_RECEIVED, data: { id: "pnecb_1" } },
-        { name: CALLBACK_RECEIVED, data: { id: "pnecb_2" } },
+        [
+          { name: CALLBACK_RECEIVED, data: { id: "pnecb_1" } },
+          { name: CALLBACK_RECEIVED, data: { id: "pnecb_2" } },
+        ],
+        { delay: 1000 },
       ],
     ])
     await turn()
@@ -35,9 +38,25 @@ describe("queueing recorded callbacks for processing", () => {
     expect(settled).toBe(2)
   })
 
+  it("a delay of 0 emits with no delay option; two delays in one turn are two emits", async () => {
+    const { bus: b, emits } = bus()
+    const queued = [
+      queueCallbackProcessing(b, { id: "pnecb_1", delayMs: 0 }),
+      queueCallbackProcessing(b, { id: "pnecb_2", delayMs: 250 }),
+      queueCallbackProcessing(b, { id: "pnecb_3", delayMs: 0 }),
+    ]
+    await turn()
+    expect(emits.map((e) => [e.messages.map((m) => m.data.id), e.options])).toEqual([
+      [["pnecb_1", "pnecb_3"], {}],
+      [["pnecb_2"], { delay: 250 }],
+    ])
+    emits.forEach((e) => e.settle())
+    await Promise.all(queued)
+  })
+
   it("a failed emit fails each callback it carried", async () => {
     const { bus: b, emits } = bus()
-    const queued = [queueCallbackProcessing(b, "pnecb_1"), queueCallbackProcessing(b, "pnecb_2")]
+    const queued = [queueCallbackProcessing(b, { id: "pnecb_1", delayMs: 0 }), queueCallbackProcessing(b, { id: "pnecb_2", delayMs: 0 })]
     await turn()
     emits[0].settle(new Error("redis is down"))
     for (const p of queued) await expect(p).rejects.toThrow("redis is down")
