@@ -12,7 +12,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { captureLogs } from "../helpers/log-capture"
-import { ordersForCart } from "../helpers/inspect"
+import { callbackRows, ordersForCart, waitFor } from "../helpers/inspect"
 import {
   adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
   type StoreFixture,
@@ -180,6 +180,14 @@ medusaIntegrationTestRunner({
       sandbox().control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
       sandbox().control.addFault({ kind: "connection-reset", operation: "STATUS" })
       const lost = await postCard(api, eur, session.id, { card: card("123") })
+      // The gateway's callbacks for both attempts are processed while STATUS still fails (a callback is only a trigger:
+      // processing confirms with STATUS, so neither can settle anything), and only then does STATUS come back. Without
+      // this wait their processing (the plugin's processing delay after each) could overlap the ticks below.
+      const callbacks = await waitFor("both attempts' callbacks processed", async () => {
+        const rows = await callbackRows(getContainer(), { client_orderid: [session.id, `${session.id}-a2`], source: "callback" })
+        return rows.length === 2 && rows.every((r) => r.outcome !== "received") ? rows : undefined
+      })
+      expect(callbacks.map((r) => r.outcome)).toEqual(["failed", "failed"])
       sandbox().control.clearFaults()
       expect(lost.status).toBeLessThan(500)
       expect(lost.data.payment_session?.status).not.toBe("authorized")
