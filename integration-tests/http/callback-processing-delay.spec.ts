@@ -1,6 +1,7 @@
 /**
- * The plugin option `callbackProcessingDelayMs` (here 1500 ms; the other specs run with 50 ms and the plugin's default
- * is 1000 ms): the callback route answers and records at once, and processing starts only after the delay.
+ * The plugin option `callbackProcessingDelayMs` (here 3000 ms, so that a loaded machine still completes the cart in
+ * time; the other specs run with 50 ms and the plugin's default is 1000 ms): the callback route answers and records at
+ * once, and processing starts only after the delay.
  * - Direct flow: the gateway calls back right after the charge, while the storefront is about to complete the cart.
  *   The storefront completes it itself, and the callback's processing, after the delay, finds the order there. With
  *   processing at once, the callback completed the cart first and the storefront's completion waited for its lock.
@@ -16,7 +17,7 @@ import { adminAndEurStore, checkoutToPaymentSession, completeCartResponse, store
 
 jest.setTimeout(240_000)
 
-const DELAY_MS = 1500
+const DELAY_MS = 3000
 
 // Read by integration-tests/medusa-config.ts, which the runner evaluates in its beforeAll (after this line runs);
 // restored afterwards, since the next spec file may run in this same Jest worker process.

@@ -180,14 +180,16 @@ medusaIntegrationTestRunner({
       sandbox().control.addFault({ kind: "response-lost", operation: "PREAUTH", times: 1 })
       sandbox().control.addFault({ kind: "connection-reset", operation: "STATUS" })
       const lost = await postCard(api, eur, session.id, { card: card("123") })
-      // The gateway's callbacks for both attempts are processed while STATUS still fails (a callback is only a trigger:
-      // processing confirms with STATUS, so neither can settle anything), and only then does STATUS come back. Without
-      // this wait their processing (the plugin's processing delay after each) could overlap the ticks below.
+      // STATUS comes back only once the gateway's callbacks for both attempts are processed. Without this wait their
+      // processing (the plugin's processing delay after each) could overlap the ticks below.
       const callbacks = await waitFor("both attempts' callbacks processed", async () => {
         const rows = await callbackRows(getContainer(), { client_orderid: [session.id, `${session.id}-a2`], source: "callback" })
         return rows.length === 2 && rows.every((r) => r.outcome !== "received") ? rows : undefined
       })
-      expect(callbacks.map((r) => r.outcome)).toEqual(["failed", "failed"])
+      // Attempt 2's ran while STATUS failed, and a callback is only a trigger (processing confirms with STATUS): it
+      // settled nothing, so finding the order is left to reconciliation. Attempt 1's (a decline) may have run before
+      // the faults began.
+      expect(callbacks.find((r) => r.client_orderid === `${session.id}-a2`)?.outcome).toBe("failed")
       sandbox().control.clearFaults()
       expect(lost.status).toBeLessThan(500)
       expect(lost.data.payment_session?.status).not.toBe("authorized")
