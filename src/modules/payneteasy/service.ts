@@ -20,6 +20,7 @@ import { PaynetEasyRecurringPayment } from "./models/recurring-payment"
 import { PaynetEasyRecurringCharge } from "./models/recurring-charge"
 import { rowId } from "./row-id"
 import { callbackProcessingDelayMs } from "./plugin-options"
+import { existingCallbacks } from "./callback-lookup"
 
 /** The knex of the context's entity manager (what @InjectManager put there), for this module's raw statements. */
 const knexOf = (context: Context) => (context.manager as { getKnex(): any }).getKnex()
@@ -122,10 +123,11 @@ class PaynetEasyModuleService extends MedusaService({
    * Records callbacks, each once: for each input, in order, its row and whether this call created it. Inputs with the
    * same event key (source, orderid, client_orderid, type, status, event_key) get the same row, created by the first.
    *
-   * One statement on the hot path of `/payneteasy/callback` (bench "callbacks/s"), however many callbacks it records
-   * (the route records those of one event-loop turn together: callbacks/record-batch.ts): INSERT … ON CONFLICT DO
-   * NOTHING on the event's unique index, and in the same statement the rows that already existed. A duplicate racing an
-   * uncommitted first copy waits for it; the statement's snapshot then cannot see the winner, so it is read once more.
+   * On the hot path of `/payneteasy/callback` (bench "callbacks/s"), however many callbacks it records (the route
+   * records those of one event-loop turn together: callbacks/record-batch.ts): one INSERT … ON CONFLICT DO NOTHING on
+   * the event's unique index, returning the rows it created. Only a copy of an earlier callback (the gateway re-sending
+   * one, or a repeat within the batch) costs a second statement: its row is looked up by its whole event key
+   * (`existingCallbacks`). A duplicate racing an uncommitted first copy waits for it, and a later statement sees it.
    * Raw SQL because the ORM's find-then-create sends four statements (a find, then BEGIN, INSERT, COMMIT) per row where
    * one does; the columns are this module's own table (models/callback-log.ts). Unlike the generated create, it emits
    * no internal `…created` event; nothing subscribes to one.
@@ -144,36 +146,27 @@ class PaynetEasyModuleService extends MedusaService({
       input.error_code ?? null, input.error_message ?? null, input.action ?? null, paramsJson(input.params ?? {}),
       input.received_at ?? new Date(),
     ].map((v) => withoutNul("", v)))
-    const keys = inputs.map((input) => eventKeyOf(input).map((v) => withoutNul("", v)))
-    const { rows } = await knex.raw(
-      `with inserted as (
-         insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status,
-           event_key, amount, currency, error_code, error_message, action, params, outcome, received_at)
-         values ${inputs.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'received', ?)").join(", ")}
-         on conflict (${EVENT_KEY_COLUMNS}) where deleted_at is null do nothing
-         returning *)
-       select true as created, * from inserted
-       union all
-       select false as created, * from payneteasy_callback
-       where (${EVENT_KEY_COLUMNS}) in (${keys.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}) and deleted_at is null`,
-      [...values, ...keys.flat()]
+    const keys = inputs.map((input) => eventKeyOf(input).map((v) => withoutNul("", v) as string))
+    const { rows: inserted } = await knex.raw(
+      `insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status,
+         event_key, amount, currency, error_code, error_message, action, params, outcome, received_at)
+       values ${inputs.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'received', ?)").join(", ")}
+       on conflict (${EVENT_KEY_COLUMNS}) where deleted_at is null do nothing
+       returning *`,
+      values
     )
-    const byKey = new Map<string, { created: boolean } & CallbackRow>()
-    for (const r of rows) byKey.set(eventKeyOf(r).join("\u0000"), r)
-    const recorded: RecordedCallback[] = []
-    for (const [i, key] of keys.entries()) {
-      let found = byKey.get(key.join("\u0000"))
-      if (!found) {
-        found = (await knex.raw(`select false as created, * from payneteasy_callback
-          where (${EVENT_KEY_COLUMNS}) = (?, ?, ?, ?, ?, ?) and deleted_at is null limit 1`, key)).rows[0]
-        if (!found) throw new Error(`callback log: neither inserted nor found (${key[0]} ${key[1]} ${key[2]})`)
-        byKey.set(key.join("\u0000"), found)
-      }
-      const { created, ...row } = found
-      // a repeat of an earlier input's key in the same call gets that input's row, not created by it
-      recorded.push({ row: row as CallbackRow, created: created === true && row.id === ids[i] })
+    const byKey = new Map<string, CallbackRow>()
+    for (const r of inserted as CallbackRow[]) byKey.set(eventKeyOf(r).join("\u0000"), r)
+    const missing = keys.filter((key) => !byKey.has(key.join("\u0000")))
+    if (missing.length > 0) {
+      for (const r of await existingCallbacks(knex, missing)) byKey.set(eventKeyOf(r).join("\u0000"), r)
     }
-    return recorded
+    return keys.map((key, i) => {
+      const row = byKey.get(key.join("\u0000"))
+      if (!row) throw new Error(`callback log: neither inserted nor found (${key[0]} ${key[1]} ${key[2]})`)
+      // only this call's own ids were inserted by it; a repeat of an earlier input's key gets that input's row
+      return { row, created: row.id === ids[i] }
+    })
   }
 
   /**
