@@ -17,6 +17,7 @@ import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
 import { recordInTurn } from "../../src/callbacks/record-batch"
 import { GATEWAY_EVENT } from "../../src/workflows/payneteasy/reflect-later-event"
+import { CALLBACK_RECEIVED } from "../../src/workflows/payneteasy/process-callback"
 import { backendUrl } from "../helpers/backend-url"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
@@ -183,6 +184,54 @@ medusaIntegrationTestRunner({
         const [after] = await paymentsForSession(container, session.id)
         expect(after.captures).toHaveLength(1)
         expect(onlyGatewayOrder(sandbox(), session.id).captured).toBe("10.42")
+      })
+    })
+
+    describe("queueing", () => {
+      it("the event bus refusing the processing event: the gateway still gets 200 (the callback is recorded), a warning names the row, and the reconciliation tick processes it", async () => {
+        const container = getContainer()
+        sandbox().control.addFault({ kind: "callback-off", times: 1 })
+        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
+        await payHostedPage(session.data.redirectUrl, CARD)
+        const held = await waitFor("the held callback", async () =>
+          sandbox().control.callbacks().find((c) => c.clientOrderId === session.id && c.type === "sale" && c.outcome === "suppressed")
+        )
+        // Fault injection: the app's event bus refuses the callback's processing event (as Redis being down would);
+        // every other event goes through.
+        const bus = container.resolve(Modules.EVENT_BUS)
+        const emit = bus.emit
+        let refused = 0
+        bus.emit = (async (messages: any, options?: any) => {
+          if ([messages].flat().some((m: { name: string }) => m.name === CALLBACK_RECEIVED)) {
+            refused++
+            throw new Error("event bus unreachable")
+          }
+          return emit.call(bus, messages, options)
+        }) as typeof bus.emit
+        const warn = jest.spyOn(container.resolve(ContainerRegistrationKeys.LOGGER), "warn")
+        try {
+          const res = await fetch(held.url, { redirect: "manual" })
+          expect(res.status).toBe(200)
+          await waitFor("the refused emit", async () => refused > 0)
+          const [row] = await callbackRows(container, { client_orderid: session.id, source: "callback" })
+          expect(row.outcome).toBe("received")
+          await waitFor("the warning", async () =>
+            warn.mock.calls.some(([m]) => String(m).includes(row.id) && String(m).includes("reconciliation tick processes it"))
+          )
+          // well past the processing delay: nothing processed it, and no order was made
+          await new Promise((r) => setTimeout(r, 500))
+          expect((await callbackRows(container, { client_orderid: session.id, source: "callback" }))[0].outcome).toBe("received")
+          expect(await ordersForCart(container, cart.id)).toEqual([])
+        } finally {
+          bus.emit = emit
+          warn.mockRestore()
+        }
+        // A minute later the tick finds the row still `received` and processes it: the order is made.
+        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 61_000) })
+        const [processed] = await callbackRows(container, { client_orderid: session.id, source: "callback" })
+        expect(processed.outcome).toBe("processed")
+        expect(await ordersForCart(container, cart.id)).toHaveLength(1)
+        expect(await paymentsForSession(container, session.id)).toHaveLength(1)
       })
     })
 

@@ -4,8 +4,8 @@
  *
  * verify control (in memory, then with the key of the session's or row's own registration: callbacks/accept.ts) →
  * record in the callback log (unique per source/orderid/client_orderid/type/status/event_key, see src/callbacks/
- * params.ts `eventKey`) → emit `payneteasy.callback.received`, delivered after the plugin's `callbackProcessingDelayMs`
- * (one emit for the callbacks recorded in the same event-loop turn: workflows/payneteasy/callback-queue.ts) → 200.
+ * params.ts `eventKey`) → 200, and queue `payneteasy.callback.received`, delivered after the plugin's
+ * `callbackProcessingDelayMs` (few emits for many callbacks: workflows/payneteasy/callback-queue.ts).
  * Processing (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway
  * gets its 200 quickly and stops retrying (it retries a non-200 for 14 days).
  * - payment sessions (`payses_…`), payouts (`pnepo_…`) and saved-card verifications (`pnecard_…`) all come here; the
@@ -25,7 +25,8 @@
  * row's registration.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { Logger } from "@medusajs/framework/types"
 import { coreFields, readParams, type CallbackParams } from "../../../callbacks/params"
 import { acceptGatewayMessage } from "../../../callbacks/accept"
 import { looksOurs } from "../../../callbacks/order-kinds"
@@ -77,10 +78,15 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
   }
   const { row, created } = accepted
   // A duplicate of a callback whose processing failed queues it again; one still `received` is in flight (or will be
-  // picked up by the reconciliation tick if its instance died), so it is not queued twice.
+  // picked up by the reconciliation tick if its instance died), so it is not queued twice. The answer does not wait
+  // for the queueing: the recorded row is what the 200 stands for, and a row whose emit failed is processed by the
+  // reconciliation tick (callback-queue.ts).
   if (created || row.outcome === "failed") {
     const delayMs = req.scope.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE).callbackProcessingDelayMs()
-    await queueCallbackProcessing(req.scope.resolve(Modules.EVENT_BUS), { id: row.id, delayMs })
+    const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+    queueCallbackProcessing(req.scope.resolve(Modules.EVENT_BUS), { id: row.id, delayMs }).catch((e) =>
+      logger.warn(`payneteasy: callback ${row.id} is recorded but its processing could not be queued (${(e as Error)?.message ?? e}); the reconciliation tick processes it`)
+    )
   }
   answer(res, 200, "OK")
 }

@@ -54,11 +54,47 @@ describe("queueing recorded callbacks for processing", () => {
     await Promise.all(queued)
   })
 
-  it("a failed emit fails each callback it carried", async () => {
+  it("callbacks queued while an emit is in flight wait for it, then go out together in one emit", async () => {
+    const { bus: b, emits } = bus()
+    const first = queueCallbackProcessing(b, { id: "pnecb_1", delayMs: 1000 })
+    await turn()
+    expect(emits).toHaveLength(1)
+    // three more over several turns, while the first emit is still pending: nothing new is emitted
+    const later: Promise<void>[] = []
+    for (const id of ["pnecb_2", "pnecb_3", "pnecb_4"]) {
+      later.push(queueCallbackProcessing(b, { id, delayMs: 1000 }))
+      await turn()
+    }
+    expect(emits).toHaveLength(1)
+    emits[0].settle()
+    await first
+    await turn()
+    expect(emits.map((e) => e.messages.map((m) => m.data.id))).toEqual([["pnecb_1"], ["pnecb_2", "pnecb_3", "pnecb_4"]])
+    let settled = 0
+    later.forEach((p) => p.then(() => settled++))
+    await turn()
+    expect(settled).toBe(0)
+    emits[1].settle()
+    await Promise.all(later)
+    expect(settled).toBe(3)
+    // idle again: the next callback goes out in its own turn
+    const next = queueCallbackProcessing(b, { id: "pnecb_5", delayMs: 1000 })
+    await turn()
+    expect(emits).toHaveLength(3)
+    emits[2].settle()
+    await next
+  })
+
+  it("a failed emit fails each callback it carried, and the next ones still go out", async () => {
     const { bus: b, emits } = bus()
     const queued = [queueCallbackProcessing(b, { id: "pnecb_1", delayMs: 0 }), queueCallbackProcessing(b, { id: "pnecb_2", delayMs: 0 })]
     await turn()
     emits[0].settle(new Error("redis is down"))
     for (const p of queued) await expect(p).rejects.toThrow("redis is down")
+    const next = queueCallbackProcessing(b, { id: "pnecb_3", delayMs: 0 })
+    await turn()
+    expect(emits.map((e) => e.messages.map((m) => m.data.id))).toEqual([["pnecb_1", "pnecb_2"], ["pnecb_3"]])
+    emits[1].settle()
+    await next
   })
 })
