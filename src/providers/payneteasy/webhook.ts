@@ -53,6 +53,14 @@ export function webhookAction(data: unknown, controlKey: string): WebhookActionR
   if (!verifyCallback(params, controlKey)) {
     return { action: PaymentActions.NOT_SUPPORTED }
   }
+  return verifiedWebhookAction(params)
+}
+
+/**
+ * The mapping alone, for a message whose control the caller has already verified with this provider's key (the
+ * callback route does, in memory: callbacks/verify.ts).
+ */
+export function verifiedWebhookAction(params: Record<string, string>): WebhookActionResult {
   const sessionId = sessionIdFromClientOrderId(params.client_orderid ?? params.merchant_order)
   const type = transactionTypeKey(params.type)
   if (!sessionId || (type !== "sale" && type !== "preauth")) {
