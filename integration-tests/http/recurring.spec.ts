@@ -150,6 +150,19 @@ medusaIntegrationTestRunner({
       const mine = (await api.get(`/admin/payneteasy/recurring-payments?customer_id=${customer.id}`, admin)).data.recurring_payments
       expect(mine.map((r: any) => r.id)).toEqual([rp.id])
 
+      // cancel while the recurring payment's lock is held elsewhere (a charge being recorded): after the wait, a 409
+      // that says so, and nothing changed
+      const locking = getContainer().resolve(Modules.LOCKING)
+      await locking.acquire(`payneteasy:recurring:${rp.id}`, { ownerId: "test-charge-in-flight", expire: 60 })
+      let busy: any
+      try {
+        busy = await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin).catch((e: any) => e.response)
+      } finally {
+        await locking.release(`payneteasy:recurring:${rp.id}`, { ownerId: "test-charge-in-flight" })
+      }
+      expect([busy.status, busy.data.type, busy.data.message]).toEqual([409, "conflict", expect.stringMatching(/being changed by another request/)])
+      expect((await listFor(order.id))[0].status).toBe("active")
+
       // cancel: honest about the gateway; twice is the same; unknown id 404
       const cancelled = await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin)
       expect(cancelled.data).toMatchObject({ gateway_cancelled: false, note: expect.stringMatching(/merchant portal/), recurring_payment: { id: rp.id, status: "cancelled" } })

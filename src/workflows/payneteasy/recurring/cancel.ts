@@ -6,7 +6,8 @@
  * what a person must do: stop the schedule in the PaynetEasy merchant portal (Orders → Recurring payments).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
+import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../busy-lock"
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
 import { service } from "./create-from-order"
 
@@ -16,7 +17,7 @@ export const CANCEL_NOTE =
 
 export async function cancelRecurringPayment(container: MedusaContainer, id: string, actor: string): Promise<RecurringPaymentRow> {
   const svc = service(container)
-  return container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${id}`, async () => {
+  return underLock(container, `payneteasy:recurring:${id}`, async () => {
     const [row] = (await svc.listPaynetEasyRecurringPayments({ id }, { take: 1 })) as RecurringPaymentRow[]
     if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Recurring payment ${id} was not found`)
     if (row.status === "cancelled") return row
@@ -24,5 +25,5 @@ export async function cancelRecurringPayment(container: MedusaContainer, id: str
       throw new MedusaError(MedusaError.Types.CONFLICT, `Recurring payment ${id} is ${row.status}: there is nothing to cancel`)
     }
     return svc.updatePaynetEasyRecurringPayments({ id, status: "cancelled", cancelled_at: new Date(), cancelled_by: actor, next_charge_at: null })
-  }, { timeout: 30 })
+  }, { timeoutSeconds: ADMIN_LOCK_WAIT_SECONDS, busy: `Recurring payment ${id} is being changed by another request (a charge being recorded, or another cancel); try again in a moment` })
 }

@@ -11,7 +11,8 @@
  * (409: `pending` while the first runs, then `active` or whatever the first left).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
+import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../busy-lock"
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
 import { createRecurringFromOrderWorkflow, service } from "./create-from-order"
 
@@ -23,7 +24,7 @@ async function rowById(container: MedusaContainer, id: string): Promise<Recurrin
 export async function retryRecurringSetUp(container: MedusaContainer, id: string): Promise<RecurringPaymentRow> {
   const found = await rowById(container, id)
   if (!found) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Recurring payment ${id} was not found`)
-  await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${found.order_id}`, async () => {
+  await underLock(container, `payneteasy:recurring:${found.order_id}`, async () => {
     const row = (await rowById(container, id))!
     if (row.status !== "needs_attention") {
       throw new MedusaError(MedusaError.Types.CONFLICT, `Recurring payment ${id} is ${row.status}: only one that needs attention is set up again`)
@@ -35,7 +36,7 @@ export async function retryRecurringSetUp(container: MedusaContainer, id: string
         `Recurring payment ${id} was set up (gateway recurring payment ${row.recurring_payment_id}); it needs attention for another reason: check the gateway`)
     }
     await service(container).updatePaynetEasyRecurringPayments({ id, status: "pending", reason: null })
-  }, { timeout: 30 })
+  }, { timeoutSeconds: ADMIN_LOCK_WAIT_SECONDS, busy: `Recurring payment ${id} is being set up right now (order ${found.order_id}); try again when it has finished` })
   // A set-up that fails again leaves the row needs_attention with the new reason (the reserve step's compensation):
   // that row is the answer, not an error.
   await createRecurringFromOrderWorkflow(container).run({ input: { order_id: found.order_id }, throwOnError: false })

@@ -5,11 +5,13 @@
  * a decline → 400 with the gateway's reason, nothing recorded as paid;
  * no final answer yet (still processing, or the outcome unknown: reply and STATUS lost) → 202 { type: "payment_pending",
  * message, rebill }: the card may have been charged, so the same rebill is refused (409) until the gateway's callback or
- * reconciliation books it on the order or marks it failed.
+ * reconciliation books it on the order or marks it failed; another rebill of the order still running after the
+ * lock's wait → 409 { type: "rebill_in_progress" }, nothing charged.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { adminRebillOrderWorkflow } from "../../../../../../workflows/payneteasy/saved-cards/admin-rebill"
+import { isLockTimeout } from "../../../../../../workflows/payneteasy/busy-lock"
 import type { AdminPaynetEasyRebillBodyType } from "../../../_lib/saved-card-validators"
 
 export const POST = async (req: AuthenticatedMedusaRequest<AdminPaynetEasyRebillBodyType>, res: MedusaResponse) => {
@@ -20,6 +22,15 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminPaynetEasyRebill
       input: { order_id: req.params.id, card_id: body.card_id, amount: body.amount, requested_by: req.auth_context?.actor_id },
     }))
   } catch (e) {
+    // Another rebill of this order still holding its lock after the wait (busy-lock.ts: a 500 or a generic 409
+    // otherwise, depending on the locking provider): nothing was charged by this request.
+    if (isLockTimeout(e)) {
+      res.status(409).json({
+        type: "rebill_in_progress",
+        message: `Another rebill of order ${req.params.id} is still running; nothing was charged by this request. Try again when it has finished.`,
+      })
+      return
+    }
     // An earlier rebill with no recorded outcome: Medusa's error handler would answer its generic "retry" text for a
     // conflict, the opposite of what the admin must do.
     if ((e as { type?: unknown })?.type === MedusaError.Types.CONFLICT) {
