@@ -189,7 +189,7 @@ export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise
     const batch = genuine.slice(round * per, (round + 1) * per)
     // No forced collection between the /health flood and this burst: the server runs slowly for about 50 ms after
     // `gc()` (a /health burst of 150 requests read 0.42–0.76× of the flood's rate right after one, 0.93–1.12× without),
-    // which a 2 s flood absorbs but a burst of 0.1–0.2 s does not. The /health flood before it started fresh and leaves
+    // which a 2 s flood absorbs but a burst of under a second does not. The /health flood before it started fresh and leaves
     // little garbage; per-round ratios stayed within 0.27–0.29 without the collection here.
     const t0 = Date.now()
     const g = await cpu.during("genuine", () => sendPaths(url, batch, sizes.connections), requests)

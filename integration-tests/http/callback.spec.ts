@@ -101,6 +101,17 @@ medusaIntegrationTestRunner({
       sandbox().control.clearFaults()
     })
 
+    /** A sale paid on the hosted page whose callback the sandbox holds back (not delivered): the test sends it. */
+    async function paidWithHeldCallback() {
+      sandbox().control.addFault({ kind: "callback-off", times: 1 })
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const held = await waitFor("the held callback", async () =>
+        sandbox().control.callbacks().find((c) => c.clientOrderId === session.id && c.type === "sale" && c.outcome === "suppressed")
+      )
+      return { cart, session, held }
+    }
+
     describe("arrival order", () => {
       it("callback first, then the return: the callback creates the order (the shopper is not needed), the return and cart completion find it", async () => {
         const container = getContainer()
@@ -190,12 +201,7 @@ medusaIntegrationTestRunner({
     describe("queueing", () => {
       it("the event bus refusing the processing event: the gateway still gets 200 (the callback is recorded), a warning names the row, and the reconciliation tick processes it", async () => {
         const container = getContainer()
-        sandbox().control.addFault({ kind: "callback-off", times: 1 })
-        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
-        await payHostedPage(session.data.redirectUrl, CARD)
-        const held = await waitFor("the held callback", async () =>
-          sandbox().control.callbacks().find((c) => c.clientOrderId === session.id && c.type === "sale" && c.outcome === "suppressed")
-        )
+        const { cart, session, held } = await paidWithHeldCallback()
         // Fault injection: the app's event bus refuses the callback's processing event (as Redis being down would);
         // every other event goes through.
         const bus = container.resolve(Modules.EVENT_BUS)
@@ -239,14 +245,7 @@ medusaIntegrationTestRunner({
       it("the same callback 20 times at once: one log row, one order, one capture", async () => {
         const container = getContainer()
         // The sandbox keeps its own delivery back, so all 20 copies race each other from the first one.
-        sandbox().control.addFault({ kind: "callback-off", times: 1 })
-        const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
-        await payHostedPage(session.data.redirectUrl, CARD)
-        const held = await waitFor("the held callback", async () =>
-          sandbox()
-            .control.callbacks()
-            .find((c) => c.clientOrderId === session.id && c.type === "sale" && c.outcome === "suppressed")
-        )
+        const { cart, session, held } = await paidWithHeldCallback()
 
         const replies = await Promise.all(Array.from({ length: 20 }, () => fetch(held.url, { redirect: "manual" })))
         expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200))

@@ -50,7 +50,11 @@ async function drain(bus: IEventBusModuleService, queue: Queue): Promise<void> {
     const batch = queue.waiting.splice(0, MAX_EVENTS_PER_EMIT)
     // One process passes one delay (a plugin option), so a batch is one emit; an emit never mixes two delays.
     const byDelay = new Map<number, Waiting[]>()
-    for (const w of batch) byDelay.set(w.delayMs, [...(byDelay.get(w.delayMs) ?? []), w])
+    for (const w of batch) {
+      const same = byDelay.get(w.delayMs)
+      if (same) same.push(w)
+      else byDelay.set(w.delayMs, [w])
+    }
     await Promise.all(
       [...byDelay].map(async ([delayMs, waiting]) => {
         try {
