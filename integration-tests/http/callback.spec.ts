@@ -313,6 +313,56 @@ medusaIntegrationTestRunner({
         ])
       })
 
+      it("recording callbacks for payment sessions, the check in the insert: recorded only for a session of a registration that verified it; a missing, deleted or other registration's session records nothing; a copy gets its row only under a registration that recorded it", async () => {
+        const container = getContainer()
+        const log = callbackLog(container)
+        const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
+        const { session: gone } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
+        await pg.raw(`update payment_session set deleted_at = now() where id = ?`, [gone.id])
+        const input = (sessionId: string, orderid: string, verifying: string[]) => ({
+          source: "callback" as const, session_id: sessionId, orderid, client_orderid: sessionId, type: "preauth",
+          status: "approved", event_key: "", amount: "10.42", currency: "EUR", error_code: null, error_message: null,
+          action: "authorized", params: { orderid }, received_at: new Date(), verifying,
+        })
+        const hostedOnly = [PROVIDER_IDS.hosted]
+        const others = [PROVIDER_IDS.auto, PROVIDER_IDS.direct]
+
+        const first = await log.recordSessionCallbacks([
+          input(session.id, "s-1", hostedOnly),
+          input(session.id, "s-other", others),
+          input(session.id, "s-1", hostedOnly),
+          input(gone.id, "s-gone", hostedOnly),
+          input("payses_NO_SUCH_SESSION", "s-none", [PROVIDER_IDS.hosted, ...others]),
+          input(session.id, "s-2", [...others, PROVIDER_IDS.hosted]),
+        ])
+        expect(first.map((r) => (r ? [r.row.orderid, r.created] : undefined))).toEqual([
+          ["s-1", true], undefined, ["s-1", false], undefined, undefined, ["s-2", true],
+        ])
+        expect(first[2]!.row.id).toBe(first[0]!.row.id)
+        // provider and session come from the session itself, the rest from the callback
+        expect(first[0]!.row).toMatchObject({
+          provider_id: PROVIDER_IDS.hosted, session_id: session.id, client_orderid: session.id, type: "preauth", status: "approved",
+          amount: "10.42", action: "authorized", outcome: "received", params: { orderid: "s-1" },
+        })
+
+        // the gateway re-sending s-1: its row, when a registration that verifies the copy recorded it; not otherwise
+        const copies = await log.recordSessionCallbacks([input(session.id, "s-1", hostedOnly), input(session.id, "s-1", others)])
+        expect(copies.map((r) => (r ? [r.row.id, r.created] : undefined))).toEqual([[first[0]!.row.id, false], undefined])
+
+        // two statements racing on the same callbacks (two server instances): each is created exactly once
+        const race = [input(session.id, "s-race-1", hostedOnly), input(session.id, "s-race-2", hostedOnly)]
+        const [one, two] = await Promise.all([log.recordSessionCallbacks(race), log.recordSessionCallbacks([...race].reverse())])
+        expect([...one, ...two].filter((r) => r?.created)).toHaveLength(2)
+        expect(two.map((r) => r?.row.id).reverse()).toEqual(one.map((r) => r?.row.id))
+
+        const { rows } = await pg.raw(
+          `select orderid, count(*)::int as n from payneteasy_callback where client_orderid in (?, ?, 'payses_NO_SUCH_SESSION') group by orderid order by orderid`,
+          [session.id, gone.id]
+        )
+        expect(rows).toEqual([{ orderid: "s-1", n: 1 }, { orderid: "s-2", n: 1 }, { orderid: "s-race-1", n: 1 }, { orderid: "s-race-2", n: 1 }])
+      })
+
       it("a forged control gets 403 and changes nothing; a malformed callback gets 400", async () => {
         const container = getContainer()
         const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)

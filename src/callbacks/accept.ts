@@ -2,6 +2,13 @@
  * The shared front half of the callback and return routes: read the request, authenticate it through the provider
  * (verify.ts), and record it in the callback log (together with the others of this event-loop turn: record-batch.ts).
  * Framework-level only (container + plain values), so the routes stay thin and this is testable without HTTP.
+ *
+ * A server callback for a payment session of a medusa-config registration, the common case, takes one round trip:
+ * its control is checked in memory with every registration's key (gateway-adapter/callback-keys.ts), and the insert
+ * itself requires the session to be one of a registration that verified it (recordSessionCallbacks). Whatever that
+ * does not record (no such session, another registration's session, a registration not in medusa-config) takes the
+ * general path, which reads the session first and tells those cases apart. The return route takes the general path
+ * always: it shows the session.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PAYNETEASY_MODULE } from "../modules/payneteasy"
@@ -9,9 +16,11 @@ import type PaynetEasyModuleService from "../modules/payneteasy/service"
 import type { CallbackRow } from "../modules/payneteasy/service"
 import { sessionIdFromClientOrderId } from "../payment-data/client-order-id"
 import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./params"
-import { isVerified, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify"
+import { isVerified, paramsForVerification, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify"
 import { rowKindOf, verifyRowMessage } from "./order-kinds"
-import { recordInTurn } from "./record-batch"
+import { recordForSessionInTurn, recordInTurn } from "./record-batch"
+import { registrationsVerifying } from "../gateway-adapter/callback-keys"
+import { verifiedWebhookAction } from "../providers/payneteasy/webhook"
 
 const rowVerified = (v: { providerId: string } | VerifyFailure): VerifiedMessage | VerifyFailure =>
   "providerId" in v
@@ -28,13 +37,18 @@ export type GatewayRequest = {
 }
 
 export type Rejected = { ok: false; status: 400 | 403 | 404; message: string }
-export type Accepted = { ok: true; core: CallbackCore; verified: VerifiedMessage; row: CallbackRow; created: boolean }
+/** The message is in the callback log: its row, and whether this request recorded it. */
+export type Recorded = { ok: true; row: CallbackRow; created: boolean }
+/** Recorded, with what verified it (the general path, which the return route always takes). */
+export type Accepted = Recorded & { core: CallbackCore; verified: VerifiedMessage }
 
+export function acceptGatewayMessage(container: MedusaContainer, req: GatewayRequest, source: "callback"): Promise<Rejected | Recorded>
+export function acceptGatewayMessage(container: MedusaContainer, req: GatewayRequest, source: "return"): Promise<Rejected | Accepted>
 export async function acceptGatewayMessage(
   container: MedusaContainer,
   req: GatewayRequest,
   source: "callback" | "return"
-): Promise<Rejected | Accepted> {
+): Promise<Rejected | Recorded | Accepted> {
   let params: Record<string, string>
   let core: CallbackCore
   try {
@@ -45,6 +59,10 @@ export async function acceptGatewayMessage(
       return { ok: false, status: 400, message: `malformed ${source}: ${e.message}` }
     }
     throw e
+  }
+  if (source === "callback") {
+    const recorded = await recordedForVerifyingSession(container, core, params)
+    if (recorded) return recorded
   }
   const rawData = req.rawQuery ?? ""
   // Payouts and card verifications (client_orderid = the plugin row's id) are verified with the control key of the
@@ -60,21 +78,46 @@ export async function acceptGatewayMessage(
   }
   const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
   const { row, created } = await recordInTurn(service, {
-    source,
+    ...fieldsOf(source, core, params, verified.actionApplies ? verified.result.action : null),
     provider_id: verified.providerId,
     session_id: verified.session?.id ?? sessionIdFromClientOrderId(core.clientOrderId) ?? null,
-    orderid: core.orderid,
-    client_orderid: core.clientOrderId,
-    type: core.type,
-    status: core.status,
-    event_key: eventKey(core, params),
-    amount: core.amount ?? null,
-    currency: core.currency ?? null,
-    error_code: core.errorCode ?? null,
-    error_message: core.errorMessage ?? null,
-    action: verified.actionApplies ? verified.result.action : null,
-    params: storableParams(params),
-    received_at: new Date(),
   })
   return { ok: true, core, verified, row, created }
+}
+
+/** The callback-log columns a message gives, whatever verifies it. */
+const fieldsOf = (source: "callback" | "return", core: CallbackCore, params: Record<string, string>, action: string | null) => ({
+  source,
+  orderid: core.orderid,
+  client_orderid: core.clientOrderId,
+  type: core.type,
+  status: core.status,
+  event_key: eventKey(core, params),
+  amount: core.amount ?? null,
+  currency: core.currency ?? null,
+  error_code: core.errorCode ?? null,
+  error_message: core.errorMessage ?? null,
+  action,
+  params: storableParams(params),
+  received_at: new Date(),
+})
+
+/**
+ * A server callback recorded in one round trip, when its session is one of a registration that verifies it (see the
+ * header); undefined when that recorded nothing. The action is the provider's mapping (webhook.ts), as the general
+ * path's verification gives it: for the initial transaction only.
+ */
+async function recordedForVerifyingSession(
+  container: MedusaContainer,
+  core: CallbackCore,
+  params: Record<string, string>
+): Promise<Recorded | undefined> {
+  const sessionId = sessionIdFromClientOrderId(core.clientOrderId)
+  if (!sessionId || rowKindOf(core.clientOrderId)) return undefined
+  const verifying = registrationsVerifying(container.resolve("configModule"), params)
+  if (verifying.length === 0) return undefined
+  const action = paramsForVerification(params, undefined).actionApplies ? verifiedWebhookAction(params).action : null
+  const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+  const recorded = await recordForSessionInTurn(service, { ...fieldsOf("callback", core, params, action), session_id: sessionId, verifying })
+  return recorded ? { ok: true, ...recorded } : undefined
 }

@@ -50,16 +50,21 @@ export function verifiesUnder(configModule: unknown, providerId: string, params:
 }
 
 /**
- * The first registration (medusa-config order) whose control key verifies the message, or undefined. Registrations
- * of one merchant account share a key: each distinct key is hashed once (a forged callback is checked against all).
+ * Every registration (medusa-config order) whose control key verifies the message. Registrations of one merchant
+ * account share a key: each distinct key is hashed once (a forged callback is checked against all).
  */
-export function registrationVerifying(configModule: unknown, params: Record<string, string>): string | undefined {
+export function registrationsVerifying(configModule: unknown, params: Record<string, string>): string[] {
   const tried = new Map<string, boolean>()
-  return registrations(configModule).ids.find((id) => {
+  return registrations(configModule).ids.filter((id) => {
     const key = controlKeyOf(configModule, id)
     if (key === undefined) return false
     let verifies = tried.get(key)
     if (verifies === undefined) tried.set(key, (verifies = verifyCallback(params, key)))
     return verifies
   })
+}
+
+/** The first registration (medusa-config order) whose control key verifies the message, or undefined. */
+export function registrationVerifying(configModule: unknown, params: Record<string, string>): string | undefined {
+  return registrationsVerifying(configModule, params)[0]
 }

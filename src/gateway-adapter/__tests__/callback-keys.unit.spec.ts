@@ -1,8 +1,8 @@
 import { callbackControl } from "../../gateway"
-import { registrationVerifying } from "../callback-keys"
+import { registrationsVerifying, registrationVerifying } from "../callback-keys"
 import { OURS, paymentConfig, providerOptions } from "./payment-config"
 
-describe("registrationVerifying (the callback route's in-memory check)", () => {
+describe("registrationVerifying / registrationsVerifying (the callback route's in-memory check)", () => {
   // Two registrations of one merchant account share a key; a third has its own.
   const configModule = paymentConfig([
     { resolve: OURS, id: "hosted", options: providerOptions({ controlKey: "KEY-A" }) },
@@ -22,5 +22,11 @@ describe("registrationVerifying (the callback route's in-memory check)", () => {
   it("answers undefined for a control under no registration's key, and for a changed field", () => {
     expect(registrationVerifying(configModule, message("KEY-C"))).toBeUndefined()
     expect(registrationVerifying(configModule, { ...message("KEY-A"), status: "declined" })).toBeUndefined()
+  })
+
+  it("lists every registration whose key verifies, in medusa-config order (the session's must be one of them)", () => {
+    expect(registrationsVerifying(configModule, message("KEY-A"))).toEqual(["pp_payneteasy_hosted", "pp_payneteasy_direct"])
+    expect(registrationsVerifying(configModule, message("KEY-B"))).toEqual(["pp_payneteasy_other"])
+    expect(registrationsVerifying(configModule, message("KEY-C"))).toEqual([])
   })
 })

@@ -21,6 +21,7 @@ import { PaynetEasyRecurringCharge } from "./models/recurring-charge"
 import { rowId } from "./row-id"
 import { callbackProcessingDelayMs } from "./plugin-options"
 import { existingCallbacks } from "./callback-lookup"
+import { EVENT_KEY_COLUMNS, SESSION_CALLBACK_INSERT_SQL, sessionCallbackBindings } from "./session-callback-insert"
 
 /** The knex of the context's entity manager (what @InjectManager put there), for this module's raw statements. */
 const knexOf = (context: Context) => (context.manager as { getKnex(): any }).getKnex()
@@ -31,6 +32,11 @@ export type CallbackRow = InferTypeOf<typeof PaynetEasyCallback>
 export type NewCallback = Omit<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at" | "created_at" | "updated_at" | "deleted_at">
 
 export type RecordedCallback = { row: CallbackRow; created: boolean }
+/**
+ * A callback for a payment session, to record only if that session belongs to one of `verifying` (the registrations
+ * whose control key verified it): its provider and session columns come from the session (recordSessionCallbacks).
+ */
+export type SessionCallback = Omit<NewCallback, "provider_id" | "session_id"> & { session_id: string; verifying: string[] }
 
 /**
  * Text as Postgres can store it: without U+0000, which neither `text` nor `jsonb` accepts. A genuine callback carrying
@@ -48,8 +54,6 @@ function paramsJson(params: Record<string, unknown>): string {
   return JSON.stringify(clean, withoutNul)
 }
 
-/** The callback log's unique event key (models/callback-log.ts), in this order. */
-const EVENT_KEY_COLUMNS = "source, orderid, client_orderid, type, status, event_key"
 const eventKeyOf = (c: Pick<CallbackRow, "source" | "orderid" | "client_orderid" | "type" | "status" | "event_key">) =>
   [c.source, c.orderid, c.client_orderid, c.type, c.status, c.event_key]
 
@@ -166,6 +170,53 @@ class PaynetEasyModuleService extends MedusaService({
       if (!row) throw new Error(`callback log: neither inserted nor found (${key[0]} ${key[1]} ${key[2]})`)
       // only this call's own ids were inserted by it; a repeat of an earlier input's key gets that input's row
       return { row, created: row.id === ids[i] }
+    })
+  }
+
+  /**
+   * Records callbacks for payment sessions, each only if its session exists, is not deleted and belongs to one of its
+   * `verifying` registrations: the check and the insert are one statement (session-callback-insert.ts), the callback
+   * route's hot path. For each input, in order: its row and whether this call created it. A copy of a callback
+   * recorded before (or by a racing statement) gets that row, as in recordCallbacks, when one of its verifying
+   * registrations recorded it. Undefined when there is no such row: a session that is missing or deleted, or one of
+   * another registration; the caller tells those apart the general way (callbacks/accept.ts). Inputs with the same
+   * event key get the same row, created by the first.
+   */
+  @InjectManager()
+  async recordSessionCallbacks(
+    inputs: SessionCallback[],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<Array<RecordedCallback | undefined>> {
+    if (inputs.length === 0) return []
+    const text = (v: unknown) => (v === null || v === undefined ? null : (withoutNul("", String(v)) as string))
+    const ids = inputs.map(() => rowId("pnecb"))
+    const values = inputs.map((input, i) => ({
+      id: ids[i], source: input.source, session_id: text(input.session_id), orderid: text(input.orderid),
+      client_orderid: text(input.client_orderid), type: text(input.type), status: text(input.status),
+      event_key: text(input.event_key), amount: text(input.amount), currency: text(input.currency),
+      error_code: text(input.error_code), error_message: text(input.error_message), action: text(input.action),
+      params: paramsJson(input.params ?? {}), received_at: (input.received_at ?? new Date()).toISOString(),
+      verifying: input.verifying,
+    }))
+    const knex = knexOf(sharedContext)
+    const { rows } = await knex.raw(SESSION_CALLBACK_INSERT_SQL, sessionCallbackBindings(values))
+    const byKey = new Map<string, CallbackRow>()
+    for (const r of rows as CallbackRow[]) byKey.set(eventKeyOf(r).join("\u0000"), r)
+    const keys = values.map((v) => eventKeyOf(v as Parameters<typeof eventKeyOf>[0]) as string[])
+    // A copy of a callback recorded before (the gateway re-sending it) is looked up as recordCallbacks does. Its row
+    // counts only if a registration that verified this copy recorded it: a message with the same event key verifies
+    // under the same key.
+    const missing = keys.filter((key) => !byKey.has(key.join("\u0000")))
+    const earlier = new Map<string, CallbackRow>()
+    if (missing.length > 0) {
+      for (const r of await existingCallbacks(knex, missing)) earlier.set(eventKeyOf(r).join("\u0000"), r)
+    }
+    return inputs.map((input, i) => {
+      const key = keys[i].join("\u0000")
+      const row = byKey.get(key)
+      if (row) return { row, created: row.id === ids[i] }
+      const before = earlier.get(key)
+      return before && input.verifying.includes(before.provider_id) ? { row: before, created: false } : undefined
     })
   }
 

@@ -268,3 +268,25 @@ export async function processCallback(container: MedusaContainer, callbackId: st
     throw e
   }
 }
+
+/**
+ * Processes callback-log rows one after the other: the rows one `payneteasy.callback.received` event names
+ * (callback-queue.ts). A row that fails (written `failed` by processCallback) does not stop the rest; once all have
+ * run, the first failure is rethrown, so an event bus with retries retries the event, whose rows already done are
+ * no-ops then. `process` is the seam the unit test replaces.
+ */
+export async function processCallbacks(
+  container: MedusaContainer,
+  ids: string[],
+  process: (container: MedusaContainer, id: string) => Promise<unknown> = processCallback
+): Promise<void> {
+  const failures: unknown[] = []
+  for (const id of ids) {
+    try {
+      await process(container, id)
+    } catch (e) {
+      failures.push(e)
+    }
+  }
+  if (failures.length > 0) throw failures[0]
+}
