@@ -341,10 +341,12 @@ medusaIntegrationTestRunner({
         ])
         expect(first[2]!.row.id).toBe(first[0]!.row.id)
         // provider and session come from the session itself, the rest from the callback
-        expect(first[0]!.row).toMatchObject({
+        const [stored] = await callbackRows(container, { id: first[0]!.row.id })
+        expect(stored).toMatchObject({
           provider_id: PROVIDER_IDS.hosted, session_id: session.id, client_orderid: session.id, type: "preauth", status: "approved",
           amount: "10.42", action: "authorized", outcome: "received", params: { orderid: "s-1" },
         })
+        expect(first[0]!.row).toMatchObject({ id: stored.id, outcome: "received", provider_id: PROVIDER_IDS.hosted })
 
         // the gateway re-sending s-1: its row, when a registration that verifies the copy recorded it; not otherwise
         const copies = await log.recordSessionCallbacks([input(session.id, "s-1", hostedOnly), input(session.id, "s-1", others)])

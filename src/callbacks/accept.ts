@@ -3,12 +3,16 @@
  * (verify.ts), and record it in the callback log (together with the others of this event-loop turn: record-batch.ts).
  * Framework-level only (container + plain values), so the routes stay thin and this is testable without HTTP.
  *
- * A server callback for a payment session of a medusa-config registration, the common case, takes one round trip:
- * its control is checked in memory with every registration's key (gateway-adapter/callback-keys.ts), and the insert
- * itself requires the session to be one of a registration that verified it (recordSessionCallbacks). Whatever that
- * does not record (no such session, another registration's session, a registration not in medusa-config) takes the
- * general path, which reads the session first and tells those cases apart. The return route takes the general path
- * always: it shows the session.
+ * Server callbacks: first the control is checked in memory with the control key of every PaynetEasy registration in
+ * medusa-config (gateway-adapter/callback-keys.ts), for payment sessions, payouts and card verifications alike. One that
+ * verifies under none is refused at once, without looking anything up: 403 when its client_orderid has the shape of
+ * one of ours (order-kinds.ts `looksOurs`), 404 otherwise. So a flood of forged callbacks costs hashing, not queries,
+ * and the answer does not tell whether the order exists (bench "forged callbacks/s").
+ * A callback for a payment session, the common case, then takes one round trip: the insert itself requires the
+ * session to be one of a registration that verified it (recordSessionCallbacks). Whatever that does not record (no
+ * such session, another registration's session) takes the general path, which reads the session first and tells those
+ * cases apart, as do payouts and card verifications (their row's registration). The return route takes the general
+ * path always: it shows the session.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PAYNETEASY_MODULE } from "../modules/payneteasy"
@@ -17,7 +21,7 @@ import type { CallbackRow } from "../modules/payneteasy/service"
 import { sessionIdFromClientOrderId } from "../payment-data/client-order-id"
 import { coreFields, eventKey, MalformedCallbackError, readParams, storableParams, type CallbackCore } from "./params"
 import { isVerified, paramsForVerification, verifyMessage, type VerifiedMessage, type VerifyFailure } from "./verify"
-import { rowKindOf, verifyRowMessage } from "./order-kinds"
+import { looksOurs, rowKindOf, verifyRowMessage } from "./order-kinds"
 import { recordForSessionInTurn, recordInTurn } from "./record-batch"
 import { registrationsVerifying } from "../gateway-adapter/callback-keys"
 import { verifiedWebhookAction } from "../providers/payneteasy/webhook"
@@ -37,18 +41,28 @@ export type GatewayRequest = {
 }
 
 export type Rejected = { ok: false; status: 400 | 403 | 404; message: string }
-/** The message is in the callback log: its row, and whether this request recorded it. */
-export type Recorded = { ok: true; row: CallbackRow; created: boolean }
+/** The message is in the callback log: its row (what the routes read of it), and whether this request recorded it. */
+export type Recorded = { ok: true; row: Pick<CallbackRow, "id" | "outcome">; created: boolean }
 /** Recorded, with what verified it (the general path, which the return route always takes). */
 export type Accepted = Recorded & { core: CallbackCore; verified: VerifiedMessage }
 
-export function acceptGatewayMessage(container: MedusaContainer, req: GatewayRequest, source: "callback"): Promise<Rejected | Recorded>
-export function acceptGatewayMessage(container: MedusaContainer, req: GatewayRequest, source: "return"): Promise<Rejected | Accepted>
-export async function acceptGatewayMessage(
-  container: MedusaContainer,
-  req: GatewayRequest,
-  source: "callback" | "return"
-): Promise<Rejected | Recorded | Accepted> {
+const forged: Rejected = { ok: false, status: 403, message: "control does not verify" }
+const unknownOrder: Rejected = { ok: false, status: 404, message: "unknown order, and the control verifies under no PaynetEasy provider" }
+
+/**
+ * A gateway message read, and for a server callback checked in memory (see the header): what acceptGatewayMessage
+ * takes. Synchronous, so that the callback route refuses a malformed or forged callback without waiting for anything.
+ */
+export type ReadMessage = {
+  ok: true
+  req: GatewayRequest
+  params: Record<string, string>
+  core: CallbackCore
+  /** server callbacks: the medusa-config registrations whose control key verifies it (never empty) */
+  verifying?: string[]
+}
+
+export function readGatewayMessage(container: MedusaContainer, req: GatewayRequest, source: "callback" | "return"): ReadMessage | Rejected {
   let params: Record<string, string>
   let core: CallbackCore
   try {
@@ -60,8 +74,24 @@ export async function acceptGatewayMessage(
     }
     throw e
   }
-  if (source === "callback") {
-    const recorded = await recordedForVerifyingSession(container, core, params)
+  if (source === "return") return { ok: true, req, params, core }
+  const verifying = registrationsVerifying(container.resolve("configModule"), params)
+  if (verifying.length === 0) {
+    return looksOurs(core.clientOrderId) ? forged : unknownOrder
+  }
+  return { ok: true, req, params, core, verifying }
+}
+
+/** Verifies a message read by readGatewayMessage with its own registration's key and records it in the callback log. */
+export function acceptGatewayMessage(container: MedusaContainer, message: ReadMessage, source: "callback"): Promise<Rejected | Recorded>
+export function acceptGatewayMessage(container: MedusaContainer, message: ReadMessage, source: "return"): Promise<Rejected | Accepted>
+export async function acceptGatewayMessage(
+  container: MedusaContainer,
+  { req, params, core, verifying }: ReadMessage,
+  source: "callback" | "return"
+): Promise<Rejected | Recorded | Accepted> {
+  if (source === "callback" && verifying) {
+    const recorded = await recordedForVerifyingSession(container, core, params, verifying)
     if (recorded) return recorded
   }
   const rawData = req.rawQuery ?? ""
@@ -72,9 +102,7 @@ export async function acceptGatewayMessage(
     ? rowVerified(await verifyRowMessage(container, kind, core.clientOrderId, params))
     : await verifyMessage(container, core, params, rawData, req.headers)
   if (!isVerified(verified)) {
-    return verified.reason === "forged"
-      ? { ok: false, status: 403, message: "control does not verify" }
-      : { ok: false, status: 404, message: "unknown order, and the control verifies under no PaynetEasy provider" }
+    return verified.reason === "forged" ? forged : unknownOrder
   }
   const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
   const { row, created } = await recordInTurn(service, {
@@ -110,12 +138,11 @@ const fieldsOf = (source: "callback" | "return", core: CallbackCore, params: Rec
 async function recordedForVerifyingSession(
   container: MedusaContainer,
   core: CallbackCore,
-  params: Record<string, string>
+  params: Record<string, string>,
+  verifying: string[]
 ): Promise<Recorded | undefined> {
   const sessionId = sessionIdFromClientOrderId(core.clientOrderId)
   if (!sessionId || rowKindOf(core.clientOrderId)) return undefined
-  const verifying = registrationsVerifying(container.resolve("configModule"), params)
-  if (verifying.length === 0) return undefined
   const action = paramsForVerification(params, undefined).actionApplies ? verifiedWebhookAction(params).action : null
   const service = container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
   const recorded = await recordForSessionInTurn(service, { ...fieldsOf("callback", core, params, action), session_id: sessionId, verifying })

@@ -16,21 +16,14 @@
  * - a duplicate → 200 and nothing new; if the first copy's processing failed, it is queued again (processing is
  *   idempotent, so this only helps recovery; a copy never processed at all is picked up by the reconciliation tick).
  *
- * Refusing garbage is cheap (bench: "forged callbacks/s"): before any database work, the control is checked in memory
- * with the control key of every PaynetEasy registration (gateway-adapter/callback-keys.ts) — for payment sessions,
- * payouts and card verifications alike. One that verifies under none is refused at once — 403 when its client_orderid
- * has the shape of one of ours (callbacks/order-kinds.ts `looksOurs`), 404 otherwise — without looking anything up,
- * so a flood of forged callbacks costs hashing, not queries (and the answer does not tell whether the order exists).
- * This only short-circuits: acceptGatewayMessage still verifies every survivor with the key of its own session's or
- * row's registration.
+ * Refusing garbage is cheap (bench "forged callbacks/s"): before any database work, the control is checked in memory
+ * with the control key of every PaynetEasy registration (callbacks/accept.ts), and one that verifies under none is
+ * refused at once.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
-import { coreFields, readParams, type CallbackParams } from "../../../callbacks/params"
-import { acceptGatewayMessage } from "../../../callbacks/accept"
-import { looksOurs } from "../../../callbacks/order-kinds"
-import { registrationVerifying } from "../../../gateway-adapter/callback-keys"
+import { acceptGatewayMessage, readGatewayMessage } from "../../../callbacks/accept"
 import { queueCallbackProcessing } from "../../../workflows/payneteasy/callback-queue"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
@@ -50,28 +43,12 @@ function answer(res: MedusaResponse, status: number, text: string) {
 async function handle(req: MedusaRequest, res: MedusaResponse) {
   const url = req.originalUrl ?? req.url ?? ""
   const rawQuery = url.includes("?") ? url.slice(url.indexOf("?") + 1) : ""
-  let early: { params: CallbackParams; clientOrderId: string } | undefined
-  try {
-    const params = readParams(req.query, req.method === "POST" ? req.body : undefined)
-    early = { params, clientOrderId: coreFields(params, { requireType: true }).clientOrderId }
-  } catch {
-    early = undefined // malformed: acceptGatewayMessage answers 400 with the reason
-  }
-  if (early && !registrationVerifying(req.scope.resolve("configModule"), early.params)) {
-    const ours = looksOurs(early.clientOrderId)
-    answer(res, ours ? 403 : 404, ours ? "control does not verify" : "unknown order, and the control verifies under no PaynetEasy provider")
-    return
-  }
-  const accepted = await acceptGatewayMessage(
+  const read = readGatewayMessage(
     req.scope,
-    {
-      query: req.query,
-      body: req.method === "POST" ? req.body : undefined,
-      rawQuery,
-      headers: req.headers as Record<string, unknown>,
-    },
+    { query: req.query, body: req.method === "POST" ? req.body : undefined, rawQuery, headers: req.headers as Record<string, unknown> },
     "callback"
   )
+  const accepted = read.ok ? await acceptGatewayMessage(req.scope, read, "callback") : read
   if (!accepted.ok) {
     answer(res, accepted.status, accepted.message)
     return

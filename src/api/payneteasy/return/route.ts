@@ -20,22 +20,18 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
 import { cartAndOrderFor } from "../../../lookups/cart-and-order"
-import { acceptGatewayMessage } from "../../../callbacks/accept"
+import { acceptGatewayMessage, readGatewayMessage } from "../../../callbacks/accept"
 import { escapeHtml } from "../../../html/escape"
 
 export const AUTHENTICATE = false
 
-
 async function handle(req: MedusaRequest, res: MedusaResponse) {
-  const accepted = await acceptGatewayMessage(
+  const read = readGatewayMessage(
     req.scope,
-    {
-      query: req.query,
-      body: req.method === "POST" ? req.body : undefined,
-      headers: req.headers as Record<string, unknown>,
-    },
+    { query: req.query, body: req.method === "POST" ? req.body : undefined, headers: req.headers as Record<string, unknown> },
     "return"
   )
+  const accepted = read.ok ? await acceptGatewayMessage(req.scope, read, "return") : read
   if (!accepted.ok) {
     res.status(accepted.status).type("text/plain").send(accepted.message)
     return
