@@ -199,7 +199,7 @@ medusaIntegrationTestRunner({
     })
 
     describe("queueing", () => {
-      it("the event bus refusing the processing event: the gateway still gets 200 (the callback is recorded), a warning names the row, and the reconciliation tick processes it", async () => {
+      it("the event bus refusing the processing event: the gateway still gets 200 (the callback is recorded), a warning names the row (card data in the error scrubbed), and the reconciliation tick processes it", async () => {
         const container = getContainer()
         const { cart, session, held } = await paidWithHeldCallback()
         // Fault injection: the app's event bus refuses the callback's processing event (as Redis being down would);
@@ -210,7 +210,8 @@ medusaIntegrationTestRunner({
         bus.emit = (async (messages: any, options?: any) => {
           if ([messages].flat().some((m: { name: string }) => m.name === CALLBACK_RECEIVED)) {
             refused++
-            throw new Error("event bus unreachable")
+            // an error text that carries card data must not reach the log with it
+            throw new Error(`event bus unreachable while sending ${CARD.number}`)
           }
           return emit.call(bus, messages, options)
         }) as typeof bus.emit
@@ -224,6 +225,9 @@ medusaIntegrationTestRunner({
           await waitFor("the warning", async () =>
             warn.mock.calls.some(([m]) => String(m).includes(row.id) && String(m).includes("reconciliation tick processes it"))
           )
+          const warning = String(warn.mock.calls.find(([m]) => String(m).includes(row.id))![0])
+          expect(warning).toContain("event bus unreachable")
+          expect(warning).not.toContain(CARD.number)
           // well past the processing delay: nothing processed it, and no order was made
           await new Promise((r) => setTimeout(r, 500))
           expect((await callbackRows(container, { client_orderid: session.id, source: "callback" }))[0].outcome).toBe("received")

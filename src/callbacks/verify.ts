@@ -80,10 +80,10 @@ type Raw = { raw(sql: string, params: unknown[]): Promise<{ rows: SessionInfo[] 
 
 /**
  * The sessions gateway messages name, read for verification: one indexed read of the payment module's table for all
- * the messages of an event-loop turn (per-turn.ts). The callback route runs this for every genuine callback (and
- * every redelivery), so it skips Query's graph machinery (remote joiner, the module's ORM), the largest share of the
- * route's CPU in a profile (bench "callbacks/s"). Same shape and the same filter as findSession (not deleted, one of
- * our providers).
+ * the messages of an event-loop turn (per-turn.ts). Shopper returns and the callbacks the route's one-statement path
+ * does not record (accept.ts) come here, so it skips Query's graph machinery (remote joiner, the module's ORM), once
+ * the largest share of the callback route's CPU in a profile (bench "callbacks/s"). Same shape and the same filter as
+ * findSession (not deleted, one of our providers).
  */
 const readSessionInTurn = perTurn<Raw, string, SessionInfo | undefined>(async (knex, ids) => {
   const { rows } = await knex.raw(

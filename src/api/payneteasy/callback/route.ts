@@ -25,6 +25,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
 import { acceptGatewayMessage, readGatewayMessage } from "../../../callbacks/accept"
 import { queueCallbackProcessing } from "../../../workflows/payneteasy/callback-queue"
+import { scrub } from "../../../gateway/scrub"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
 
@@ -62,7 +63,7 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
     const delayMs = req.scope.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE).callbackProcessingDelayMs()
     const logger = req.scope.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
     queueCallbackProcessing(req.scope.resolve(Modules.EVENT_BUS), { id: row.id, delayMs }).catch((e) =>
-      logger.warn(`payneteasy: callback ${row.id} is recorded but its processing could not be queued (${(e as Error)?.message ?? e}); the reconciliation tick processes it`)
+      logger.warn(`payneteasy: callback ${row.id} is recorded but its processing could not be queued (${scrub(String((e as Error)?.message ?? e))}); the reconciliation tick processes it`)
     )
   }
   answer(res, 200, "OK")
