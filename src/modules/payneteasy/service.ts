@@ -56,8 +56,28 @@ function paramsJson(params: Record<string, unknown>): string {
   return JSON.stringify(clean, withoutNul)
 }
 
-const eventKeyOf = (c: Pick<CallbackRow, "source" | "orderid" | "client_orderid" | "type" | "status" | "event_key">) =>
+type EventKeyed = Pick<CallbackRow, "source" | "orderid" | "client_orderid" | "type" | "status" | "event_key">
+const eventKeyOf = (c: EventKeyed) =>
   [c.source, c.orderid, c.client_orderid, c.type, c.status, c.event_key]
+
+/**
+ * For each event key, in order: the row an INSERT … ON CONFLICT DO NOTHING returned for it (`inserted: true`), else the
+ * live row an earlier callback with that key left (a re-sent copy, or a racing statement's, which a later statement
+ * sees once it commits), looked up by the whole key (callback-lookup.ts), else undefined.
+ */
+async function rowsForKeys<R extends EventKeyed>(
+  knex: Parameters<typeof existingCallbacks>[0],
+  keys: string[][],
+  returned: R[]
+): Promise<Array<{ row: R | CallbackRow; inserted: boolean } | undefined>> {
+  const byKey = new Map<string, { row: R | CallbackRow; inserted: boolean }>()
+  for (const row of returned) byKey.set(eventKeyOf(row).join("\u0000"), { row, inserted: true })
+  const missing = keys.filter((key) => !byKey.has(key.join("\u0000")))
+  if (missing.length > 0) {
+    for (const row of await existingCallbacks(knex, missing)) byKey.set(eventKeyOf(row).join("\u0000"), { row, inserted: false })
+  }
+  return keys.map((key) => byKey.get(key.join("\u0000")))
+}
 
 /** A recurring payment and one of its charges, as the models define them (models/recurring-*.ts). */
 export type RecurringPaymentRow = InferTypeOf<typeof PaynetEasyRecurringPayment>
@@ -165,14 +185,9 @@ class PaynetEasyModuleService extends MedusaService({
        returning *`,
       values
     )
-    const byKey = new Map<string, CallbackRow>()
-    for (const r of inserted as CallbackRow[]) byKey.set(eventKeyOf(r).join("\u0000"), r)
-    const missing = keys.filter((key) => !byKey.has(key.join("\u0000")))
-    if (missing.length > 0) {
-      for (const r of await existingCallbacks(knex, missing)) byKey.set(eventKeyOf(r).join("\u0000"), r)
-    }
+    const found = await rowsForKeys(knex, keys, inserted as CallbackRow[])
     return keys.map((key, i) => {
-      const row = byKey.get(key.join("\u0000"))
+      const row = found[i]?.row
       if (!row) throw new Error(`callback log: neither inserted nor found (${key[0]} ${key[1]} ${key[2]})`)
       // only this call's own ids were inserted by it; a repeat of an earlier input's key gets that input's row
       return { row, created: row.id === ids[i] }
@@ -207,23 +222,13 @@ class PaynetEasyModuleService extends MedusaService({
     // was 1.4 % of the route's CPU. A context's manager, when the caller passes one, is used as the decorator would.
     const knex = knexOf(sharedContext.manager ? sharedContext : { manager: this.baseManager_ })
     const { rows } = await knex.raw(SESSION_CALLBACK_INSERT_SQL, sessionCallbackBindings(values))
-    const byKey = new Map<string, SessionCallbackRow>()
-    for (const r of rows as SessionCallbackRow[]) byKey.set(eventKeyOf(r).join("\u0000"), r)
-    const keys = values.map((v) => eventKeyOf(v as Parameters<typeof eventKeyOf>[0]) as string[])
-    // A copy of a callback recorded before (the gateway re-sending it) is looked up as recordCallbacks does. Its row
-    // counts only if a registration that verified this copy recorded it: a message with the same event key verifies
-    // under the same key.
-    const missing = keys.filter((key) => !byKey.has(key.join("\u0000")))
-    const earlier = new Map<string, CallbackRow>()
-    if (missing.length > 0) {
-      for (const r of await existingCallbacks(knex, missing)) earlier.set(eventKeyOf(r).join("\u0000"), r)
-    }
+    const keys = values.map((v) => eventKeyOf(v as EventKeyed) as string[])
+    // A copy of a callback recorded before (the gateway re-sending it) counts only if a registration that verified
+    // this copy recorded it: a message with the same event key verifies under the same key.
+    const found = await rowsForKeys(knex, keys, rows as SessionCallbackRow[])
     return inputs.map((input, i) => {
-      const key = keys[i].join("\u0000")
-      const row = byKey.get(key)
-      if (row) return { row, created: row.id === ids[i] }
-      const before = earlier.get(key)
-      return before && input.verifying.includes(before.provider_id) ? { row: before, created: false } : undefined
+      const f = found[i]
+      return f && (f.inserted || input.verifying.includes(f.row.provider_id)) ? { row: f.row, created: f.row.id === ids[i] } : undefined
     })
   }
 
