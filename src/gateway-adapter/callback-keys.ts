@@ -63,8 +63,3 @@ export function registrationsVerifying(configModule: unknown, params: Record<str
     return verifies
   })
 }
-
-/** The first registration (medusa-config order) whose control key verifies the message, or undefined. */
-export function registrationVerifying(configModule: unknown, params: Record<string, string>): string | undefined {
-  return registrationsVerifying(configModule, params)[0]
-}

@@ -1,8 +1,8 @@
 import { callbackControl } from "../../gateway"
-import { registrationsVerifying, registrationVerifying } from "../callback-keys"
+import { registrationsVerifying } from "../callback-keys"
 import { OURS, paymentConfig, providerOptions } from "./payment-config"
 
-describe("registrationVerifying / registrationsVerifying (the callback route's in-memory check)", () => {
+describe("registrationsVerifying (the callback route's in-memory check)", () => {
   // Two registrations of one merchant account share a key; a third has its own.
   const configModule = paymentConfig([
     { resolve: OURS, id: "hosted", options: providerOptions({ controlKey: "KEY-A" }) },
@@ -15,13 +15,13 @@ describe("registrationVerifying / registrationsVerifying (the callback route's i
   }
 
   it("names the first registration, in medusa-config order, whose key verifies the control", () => {
-    expect(registrationVerifying(configModule, message("KEY-A"))).toBe("pp_payneteasy_hosted")
-    expect(registrationVerifying(configModule, message("KEY-B"))).toBe("pp_payneteasy_other")
+    expect(registrationsVerifying(configModule, message("KEY-A"))[0]).toBe("pp_payneteasy_hosted")
+    expect(registrationsVerifying(configModule, message("KEY-B"))[0]).toBe("pp_payneteasy_other")
   })
 
   it("answers undefined for a control under no registration's key, and for a changed field", () => {
-    expect(registrationVerifying(configModule, message("KEY-C"))).toBeUndefined()
-    expect(registrationVerifying(configModule, { ...message("KEY-A"), status: "declined" })).toBeUndefined()
+    expect(registrationsVerifying(configModule, message("KEY-C"))[0]).toBeUndefined()
+    expect(registrationsVerifying(configModule, { ...message("KEY-A"), status: "declined" })[0]).toBeUndefined()
   })
 
   it("lists every registration whose key verifies, in medusa-config order (the session's must be one of them)", () => {

@@ -280,13 +280,13 @@ export async function processCallbacks(
   ids: string[],
   process: (container: MedusaContainer, id: string) => Promise<unknown> = processCallback
 ): Promise<void> {
-  const failures: unknown[] = []
+  let failed: { error: unknown } | undefined
   for (const id of ids) {
     try {
       await process(container, id)
-    } catch (e) {
-      failures.push(e)
+    } catch (error) {
+      failed ??= { error }
     }
   }
-  if (failures.length > 0) throw failures[0]
+  if (failed) throw failed.error
 }
