@@ -144,9 +144,10 @@ const SETTLE_SECONDS = 2
  * (see the loop).
  * The settling flood: whatever flood comes first after the genuine phase runs slow for its first 1.5–2 s, /health as
  * much as forged callbacks (a first /health flood read 0.80–0.90× of the later ones; forged floods cut in 0.5 s
- * slices rose from about 1,100–1,400 to 1,900–2,000 req/s over 2 s, then read 1.06× of /health at the same CPU per
+ * slices rose from 800–1,400 to 1,900–2,000 req/s by the fourth slice, then read 1.06× of /health at its CPU per
  * request). Without it the forged flood took that slow start and its /health neighbour, after it, did not: the ratio
- * read 0.75–0.88× (CPU per request 750–870 µs against /health's 550–600) where the steady state is 0.97×.
+ * read a median 0.81× over 20 rounds (CPU per request 750–870 µs against /health's 550–600) where a second forged
+ * flood in the same rounds read 0.95×; README "Performance".
  */
 export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise<Figure[]> {
   const url = app.ready.url
