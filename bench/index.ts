@@ -48,7 +48,7 @@ async function main() {
   const figures: Figure[] = []
   const log = (s: string) => process.stderr.write(`bench: ${s} (${((Date.now() - started.getTime()) / 1000).toFixed(0)} s)\n`)
   if (only !== "app") {
-    const rounds = quick ? { rounds: 9, timeMs: 60 } : { rounds: 21, timeMs: 100 }
+    const rounds = quick ? { rounds: 8, warmupRounds: 5, timeMs: 60 } : { rounds: 20, warmupRounds: 5, timeMs: 100 }
     log("gateway figures")
     figures.push(...(await gatewayFigures(rounds)))
     log("signing figures")

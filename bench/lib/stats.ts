@@ -43,15 +43,21 @@ export interface Pair {
 }
 
 export interface RoundOptions {
-  /** number of alternating rounds */
+  /** number of alternating rounds measured */
   rounds: number
+  /** rounds run first and discarded, samples and ratios (JIT, sockets) */
+  warmupRounds: number
   /** tinybench time budget per task per round, ms */
   timeMs: number
 }
 
 /**
- * Latency samples (ms) of both sides from `rounds` tinybench runs; odd rounds run the floor first. The first round
- * warms up (JIT, sockets); later rounds do not, so the pooled samples are steady-state.
+ * Latency samples (ms) of both sides from `rounds` tinybench runs after `warmupRounds` discarded ones; every other
+ * round runs the floor first. The warm-up is rounds, not one long block, because the two sides warm at different
+ * speeds: with the plugin's and Medusa's modules loaded (bench/index.ts), the gateway call's per-round ratios fell
+ * from 1.15–1.23 to a steady 1.07–1.08 over its first five rounds of 60 ms, and the provider's from 1.28–1.34 to
+ * 1.16–1.18. With one warm-up round, `--quick` (8 measured) read 1.10–1.15× and 1.22–1.24× where full runs read
+ * 1.06–1.08× and 1.17×.
  */
 export interface Interleaved {
   ours: Summary
@@ -70,12 +76,14 @@ export async function interleavedBench(pair: Pair, opts: RoundOptions): Promise<
   const floor: number[] = []
   const roundRatios: number[] = []
   const { Bench } = tinybench()
-  for (let round = 0; round < opts.rounds; round++) {
+  for (let round = 0; round < opts.warmupRounds + opts.rounds; round++) {
+    const warming = round < opts.warmupRounds
     const bench = new Bench({ time: opts.timeMs, iterations: 16, retainSamples: true, warmup: round === 0, warmupTime: opts.timeMs / 2, throws: true })
     const order: Array<["ours" | "floor", () => unknown]> = [["ours", pair.ours], ["floor", pair.floor]]
     if (round % 2 === 1) order.reverse()
     for (const [name, fn] of order) bench.add(name, fn as () => Promise<unknown>)
     await bench.run()
+    if (warming) continue
     const median: Record<string, number> = {}
     for (const task of bench.tasks as Array<{ name: string; result: unknown }>) {
       const result = task.result as { latency?: { samples?: readonly number[] }; error?: unknown; state?: string }
@@ -85,7 +93,7 @@ export async function interleavedBench(pair: Pair, opts: RoundOptions): Promise<
       for (const v of samples) into.push(v)
       median[task.name] = summarize(samples).median
     }
-    if (round > 0) roundRatios.push(median.ours / median.floor) // round 0 warms up
+    roundRatios.push(median.ours / median.floor)
   }
   return { ours: summarize(ours), floor: summarize(floor), roundRatios }
 }
