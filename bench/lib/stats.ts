@@ -54,10 +54,10 @@ export interface RoundOptions {
 /**
  * Latency samples (ms) of both sides from `rounds` tinybench runs after `warmupRounds` discarded ones; every other
  * round runs the floor first. The warm-up alternates the two sides like the measurement, and is long because they
- * warm at different speeds: with the plugin's and Medusa's modules loaded (bench/index.ts), the gateway call's per-round ratios fell
- * from 1.15–1.23 to a steady 1.07–1.08 over its first five rounds of 60 ms, and the provider's from 1.28–1.34 to
- * 1.16–1.18. With one warm-up round, `--quick` (8 measured) read 1.10–1.15× and 1.22–1.24× where full runs read
- * 1.06–1.08× and 1.17×.
+ * warm at different speeds: with the plugin's and Medusa's modules loaded (bench/index.ts), the gateway call's
+ * per-round ratios fell from 1.15–1.23 to a steady 1.07–1.08 over its first five rounds of 60 ms, and the provider's
+ * from 1.28–1.34 to 1.16–1.18. With one warm-up round, `--quick` (8 measured) read 1.10–1.15× and 1.22–1.24× where
+ * full runs read 1.06–1.08× and 1.17×.
  */
 export interface Interleaved {
   ours: Summary
