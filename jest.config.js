@@ -1,4 +1,4 @@
-// Unit tests: src/**/__tests__/*.unit.spec.ts (TEST_TYPE=unit).
+// Unit tests: src/**/__tests__/*.unit.spec.ts, bench/ and docs/ likewise (TEST_TYPE=unit).
 // Browser tests: browser-tests/**/*.spec.ts (TEST_TYPE=browser) — need /usr/bin/chromium (apt-get install chromium).
 // Reliability tests: reliability-tests/**/*.spec.ts (TEST_TYPE=reliability) — same harness as integration.
 // Integration tests: integration-tests/http/*.spec.ts (TEST_TYPE=integration:http) — a real Medusa app + Postgres;
@@ -34,7 +34,12 @@ if (type === "integration:http") {
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
   module.exports.testTimeout = 300000
 } else if (type === "unit") {
-  module.exports.testMatch = ["**/src/**/__tests__/**/*.unit.spec.[jt]s", "**/bench/**/__tests__/**/*.unit.spec.[jt]s"]
+  module.exports.testMatch = [
+    "**/src/**/__tests__/**/*.unit.spec.[jt]s",
+    "**/bench/**/__tests__/**/*.unit.spec.[jt]s",
+    // README.md and docs/: length, links and anchors, the options table (docs/__tests__/docs.unit.spec.ts).
+    "**/docs/__tests__/**/*.unit.spec.[jt]s",
+  ]
 } else if (type === "browser") {
   // Browser tests: browser-tests/**/*.spec.ts drive the sandbox's payer pages in the system Chromium (playwright-core).
   module.exports.testMatch = ["**/browser-tests/**/*.spec.[jt]s"]
