@@ -8,7 +8,7 @@
  *   BENCH_CPU_PROF=<dir> npm run bench   both Medusa processes write a --cpu-prof profile there
  *
  * Micro figures (bench/micro.ts) run here; figures that need Medusa run against a real app in child processes
- * (bench/app/*: a server and a worker, as README "Production deployment" runs Medusa; Redis required). The exit code
+ * (bench/app/*: a server and a worker, as docs/production.md runs Medusa; Redis required). The exit code
  * is 0 even when a goal is missed: the table says so ("NO"); a broken measurement (a check that cannot run, the app
  * not booting) exits 1, and so does a failed correctness check (a callback lost, processed twice or answered non-2xx,
  * a forged one recorded): those are bugs, not speed. Goals are judged on medians; p99 is shown beside them.
@@ -29,7 +29,7 @@ const pick = args.find((a) => a.startsWith("--figures="))?.slice(10).split(",")
 const want = (name: string) => !pick || pick.includes(name)
 
 // Genuine callbacks are processed (STATUS + a Payment each) by the worker at 20–31 a second on 2 shared cores (Medusa's
-// payment module and workflow engine; README "Performance"), redeliveries answered at hundreds a second: that is
+// payment module and workflow engine; docs/performance.md), redeliveries answered at hundreds a second: that is
 // what bounds the counts here. Memory: 10,000 callbacks = 300 distinct genuine ones + 9,700 redeliveries.
 // callbacks/s sends 400 a round: a burst of 150 (0.3 s) read 0.32–0.38× where 400–600 read 0.37–0.51× in the same
 // hour, its connections' start and its slowest last responses weighing on the rate; 400 still ends at about the time

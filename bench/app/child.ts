@@ -3,7 +3,7 @@
  * BENCH_CPU_PROF=<dir> adds --cpu-prof there, sampled every 250 µs since a flood lasts well under a second) and calls
  * their IPC commands.
  *
- * `startApp` deploys what README "Production deployment" describes: a `server` process and a `worker` process on one
+ * `startApp` deploys what docs/production.md describes: a `server` process and a `worker` process on one
  * database and one Redis. The worker is forked with the server and boots as soon as the server's database is ready
  * (it loads its modules meanwhile), and runs at the lowest
  * CPU priority (nice 19): on a 2-core bench machine it stands in for the worker's own machine, so the server's

@@ -9,7 +9,7 @@
  * bench/app/database.ts), its in-process boot (scripts/demo/app.ts), and the harness's seeding (integration-tests/helpers/store.ts, through the demo's fetch
  * adapter). The generated app directory is bench/.app (git-ignored); it only re-exports the test config.
  *
- * Two roles, as README "Production deployment" runs Medusa (BENCH_ROLE, MEDUSA_WORKER_MODE): the `server` (HTTP
+ * Two roles, as docs/production.md runs Medusa (BENCH_ROLE, MEDUSA_WORKER_MODE): the `server` (HTTP
  * routes, the in-process sandbox, the bench's database and seed) and the `worker` (subscribers, only /health),
  * sharing the database and one Redis (Medusa's Redis event bus, workflow engine and locking: PNE_TEST_REDIS_URL). The
  * server tells the parent when its database is ready ({ migrated: env }) so the worker can boot beside it.

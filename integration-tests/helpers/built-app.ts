@@ -88,8 +88,8 @@ export const APP_DIR = path.join(
 )
 
 /**
- * The app's medusa-config.js. Redis (PNE_APP_REDIS_URL set) adds Medusa's own Redis modules exactly as the README's
- * "Production deployment" section shows them; PNE_APP_REDIS_NAMESPACE only keeps one test run's queues and locks apart
+ * The app's medusa-config.js. Redis (PNE_APP_REDIS_URL set) adds Medusa's own Redis modules exactly as
+ * docs/production.md shows them; PNE_APP_REDIS_NAMESPACE only keeps one test run's queues and locks apart
  * from another's on a shared Redis. The worker mode comes from MEDUSA_WORKER_MODE, which Medusa reads itself.
  */
 const MEDUSA_CONFIG = `// Written by integration-tests/helpers/built-app.ts. Everything variable comes from the environment.

@@ -1,6 +1,6 @@
 /**
  * Medusa's own Redis modules (event bus, workflow engine, locking) as medusa-config `modules` entries, for an app that
- * runs as separate `server` and `worker` processes (README "Production deployment"). `namespace` prefixes the queue
+ * runs as separate `server` and `worker` processes (docs/production.md). `namespace` prefixes the queue
  * names and lock keys, so runs sharing one Redis do not take each other's jobs. `eventWorkers`: how many events the
  * worker's event bus processes at once (BullMQ's default is one at a time).
  */

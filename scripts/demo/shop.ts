@@ -3,7 +3,7 @@
  * - GET /payneteasy-demo/shop: one product and a "Pay" button. The page's script does what a storefront does with
  *   Medusa's store API and the publishable key — cart → shipping method → payment collection → PaynetEasy payment
  *   session with the payer's details — and sends the browser to the sandbox's hosted payment page, where a person
- *   types a test card (listed on the page and in the README).
+ *   types a test card (listed on the page and in docs/dashboard.md).
  * - GET /payneteasy-demo/thank-you (the provider's storefrontReturnUrl; the plugin's return route sends the shopper
  *   here with cart_id): completes the cart (idempotent: the gateway's callback may have made the order already) and
  *   shows the order, or the gateway's reason when the payment was declined.
