@@ -7,8 +7,8 @@
  *
  * The card travels as the card-ref-id from create-card-ref (saved-cards/card-gateway.ts); it is never logged here.
  */
-import { GatewayAuthError, GatewayConfigError, GatewayInputError, GatewayServerError, GatewayValidationError, type PaynetEasyClient } from "../gateway"
-import { isNotFound, sendOnce } from "../gateway-adapter"
+import type { PaynetEasyClient } from "../gateway"
+import { certainlyNothingMade, isNotFound, sendOnce } from "../gateway-adapter"
 import type { RecurringSchedule } from "./schedule"
 
 export type RecurringRequest = {
@@ -54,11 +54,9 @@ export async function createRecurringPayment(client: PaynetEasyClient, r: Recurr
     try {
       sent = await sendOnce(client, "CREATE_RP_V4", fields, { clientOrderId: r.clientOrderId })
     } catch (e) {
-      // Refused for certain: nothing was made. An HTTP 5xx is not (the gateway may have processed the request first),
-      // nor is a STATUS that fails after a lost reply: both are "unknown", for a person to check.
-      const refusal = [GatewayValidationError, GatewayAuthError, GatewayConfigError, GatewayInputError].some((k) => e instanceof k) ||
-        (e instanceof GatewayServerError && (e.httpStatus ?? 200) < 500)
-      if (refusal) {
+      // Refused, or never sent: nothing was made (gateway-adapter/reach.ts). Anything that may have been sent and that
+      // STATUS could not settle (sendOnce's UnresolvedLostReply) is "unknown", for a person to check.
+      if (certainlyNothingMade(e)) {
         return { kind: "refused", message: (e as Error).message }
       }
       return { kind: "unknown", message: `STATUS could not tell whether the recurring payment exists: ${(e as Error).message}` }

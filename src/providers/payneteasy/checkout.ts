@@ -7,7 +7,7 @@
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { isDeclined } from "../../gateway/statuses"
-import { isFinal, isIndeterminate, isNotFound, pollStatus, sendOnce } from "../../gateway-adapter"
+import { isFinal, isNotFound, maybeSent, pollStatus, sendOnce } from "../../gateway-adapter"
 import { clientOrderIdFor } from "../../payment-data/client-order-id"
 import type { SessionData } from "../../payment-data/session-data"
 import { toGatewayAmount, toGatewayCurrency } from "../../payment-data/amounts"
@@ -141,7 +141,7 @@ export async function payWithCard(
   // meanwhile) instead of an error that would leave the session on the previous attempt's data, where nothing would
   // ever look for this one.
   const unknown = (e: unknown) => {
-    if (isIndeterminate(e)) return { kind: "unknown" as const }
+    if (maybeSent(e)) return { kind: "unknown" as const }
     throw e
   }
   const send = () => callGateway(op, () => sendOnce(ctx.client, op, fields, { clientOrderId }).catch(unknown))
