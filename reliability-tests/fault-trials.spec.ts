@@ -38,7 +38,8 @@ import { payHostedPage } from "../src/sandbox"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { ordersForCart, paymentsForSession } from "../integration-tests/helpers/inspect"
 import {
-  adminAndEurStore, checkoutToPaymentSession, completeCartResponse, customerHostedOrder, payerFromCart, registerCustomer,
+  adminAndEurStore, addShippingMethod, checkoutToPaymentSession, completeCartResponse, createCart, createPaymentCollection,
+  customerHostedOrder, payerFromCart, registerCustomer,
   storeHeaders, type AdminAuth, type CustomerAuth, type StoreFixture,
 } from "../integration-tests/helpers/store"
 import { waitFor } from "../integration-tests/helpers/inspect"
@@ -299,7 +300,7 @@ medusaIntegrationTestRunner({
       const savedCardCheckout = async (cart: any, collectionId: string, withCvv: boolean) => {
         const { headers } = shopper
         const data = { payer: payerFromCart(cart), card_id: savedCardId, ...(withCvv ? { cvv2: SAVED_CARD_CVV } : {}) }
-        const res = await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_IDS.auto, data }, { headers }).catch((e: any) => e.response)
+        const res = await api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_IDS.hosted, data }, { headers }).catch((e: any) => e.response)
         await api.post(`/store/carts/${cart.id}/complete`, {}, { headers }).catch((e: any) => e.response)
         return res?.status ?? 0
       }
@@ -372,21 +373,37 @@ medusaIntegrationTestRunner({
           continue
         }
         if (action === "hosted") {
-          // Hosted checkout: the session's creation registers the payment page (PREAUTHFORM); the shopper pays there.
-          const { cart, paymentCollection } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct).catch(() => ({} as any))
-          if (!cart) continue
-          let sessionId = ""
+          // Hosted checkout: creating the session registers the payment page (PREAUTHFORM) — submitted once under a
+          // fault, again, and twice at once; then the shopper pays the page of the session that is left.
+          const created = await createCart(api, eur)
+          const cart = await addShippingMethod(api, eur, created.id)
+          const collection = await createPaymentCollection(api, eur, cart.id)
+          const sessionIds = new Set<string>()
+          let last: any
           const open = async () => {
-            const res = await api.post(`/store/payment-collections/${paymentCollection.id}/payment-sessions`, { provider_id: PROVIDER_IDS.hosted, data: { payer: payerFromCart(cart) } }, storeHeaders(eur)).catch((e: any) => e.response)
-            const session = res?.data?.payment_collection?.payment_sessions?.find((p: any) => p.provider_id === PROVIDER_IDS.hosted)
-            if (session?.data?.redirectUrl) {
-              sessionId = session.id
-              await payHostedPage(session.data.redirectUrl, { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2031", holder: "Fault Trial" }).catch(() => undefined)
-              await completeCartResponse(api, eur, cart.id)
+            const res = await api.post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: PROVIDER_IDS.hosted, data: { payer: payerFromCart(cart) } }, storeHeaders(eur)).catch((e: any) => e.response)
+            for (const ps of res?.data?.payment_collection?.payment_sessions ?? []) {
+              sessionIds.add(ps.id)
+              last = ps
             }
             return res?.status ?? 0
           }
-          await withDoubles("checkout hosted", "PREAUTHFORM", open, () => (sessionId ? sessionDisagreements(container, sessionId) : Promise.resolve({ problems: [], doubles: 0 })))
+          const check = async (): Promise<Verdict> => {
+            const verdicts = await Promise.all([...sessionIds].map((id) => sessionDisagreements(container, id)))
+            const paid = [...sessionIds].flatMap((id) => gatewayOrdersOf(id)).filter((o) => approved(o, "PREAUTH").length + approved(o, "SALE").length > 0 && !o.voided)
+            return {
+              problems: [...verdicts.flatMap((v) => v.problems), ...(paid.length > 1 ? [`${paid.length} approved authorizations for one cart`] : [])],
+              doubles: verdicts.reduce((n, v) => n + v.doubles, 0) + (paid.length > 1 ? 1 : 0),
+              lostAuthorizations: verdicts.reduce((n, v) => n + (v.lostAuthorizations ?? 0), 0),
+            }
+          }
+          await withDoubles("checkout hosted", "PREAUTHFORM", open, check)
+          if (last?.data?.redirectUrl) {
+            await trial("checkout hosted (paid, completed)", "STATUS", async () => {
+              await payHostedPage(last.data.redirectUrl, { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2031", holder: "Fault Trial" }).catch(() => undefined)
+              return (await completeCartResponse(api, eur, cart.id)).status ?? 0
+            }, check)
+          }
           continue
         }
         // A direct card payment: authorize under a fault (and the card sent again, and twice at once), then a random
