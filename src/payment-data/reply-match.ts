@@ -41,12 +41,22 @@ function sameAmount(reply: Reply, p: PaymentIdentity): boolean {
   })
 }
 
-/** Why the reply is not about this payment, or undefined when it is. The reason names ids and amounts only. */
-export function replyMismatch(reply: Reply, p: PaymentIdentity): string | undefined {
+/**
+ * Why the reply names another transaction than `p` (client order id, gateway order id), or undefined. For follow-ups
+ * (capture / return / void), whose amounts legitimately differ from the payment's.
+ */
+export function idMismatch(reply: Reply, p: Pick<PaymentIdentity, "clientOrderId" | "orderId">): string | undefined {
   const cid = text(reply["merchant-order-id"])
   if (cid !== undefined && cid !== p.clientOrderId) return `the reply is about another client order id (${cid.slice(0, 64)}, not ${p.clientOrderId})`
   const oid = text(reply["paynet-order-id"])
   if (oid !== undefined && p.orderId && oid !== p.orderId) return `the reply is about another gateway order (${oid.slice(0, 32)}, not ${p.orderId})`
+  return undefined
+}
+
+/** Why the reply is not about this payment, or undefined when it is. The reason names ids and amounts only. */
+export function replyMismatch(reply: Reply, p: PaymentIdentity): string | undefined {
+  const ids = idMismatch(reply, p)
+  if (ids) return ids
   const currency = text(reply.currency)
   if (currency !== undefined && currency.toUpperCase() !== p.currency.toUpperCase()) {
     return `the reply is in another currency (${currency.slice(0, 8)}, not ${p.currency})`

@@ -22,6 +22,7 @@ import { toMinor } from "../../payment-data/amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
 import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../../gateway-adapter/gateway-ops"
 import { maybeSent } from "../../gateway-adapter/reach"
+import { idMismatch } from "../../payment-data/reply-match"
 import { transactionTypeKey } from "./status-map"
 
 export type FollowOp = "CAPTURE" | "RETURN" | "VOID"
@@ -98,7 +99,7 @@ export async function followUp(client: PaynetEasyClient, req: FollowRequest): Pr
 async function settle(
   client: PaynetEasyClient, req: FollowRequest, kind: FollowKind, snapshot: StatusReply, serialNumber: string | undefined, adopted: boolean
 ): Promise<FollowOutcome> {
-  const reply = await pollStatus(client, { ...req.query, serialNumber }, isFinal)
+  const reply = aboutThisOrder(req, await pollStatus(client, { ...req.query, serialNumber }, isFinal))
   if (!isFinal(reply)) {
     return { status: reply.status ?? "processing", serialNumber: reply["serial-number"] ?? serialNumber, pending: true }
   }
@@ -113,11 +114,20 @@ async function settle(
 }
 
 async function status(client: PaynetEasyClient, req: FollowRequest): Promise<StatusReply> {
+  let reply: StatusReply
   try {
-    return await client.request("STATUS", statusFields(req.query))
+    reply = await client.request("STATUS", statusFields(req.query))
   } catch (e) {
     throw wrap("STATUS", e)
   }
+  return aboutThisOrder(req, reply)
+}
+
+/** A STATUS about another transaction decides nothing (payment-data/reply-match.ts): the outcome is unknown. */
+function aboutThisOrder(req: FollowRequest, reply: StatusReply): StatusReply {
+  const mismatch = idMismatch(reply, req.query)
+  if (mismatch) throw new IndeterminateFollowUp(req.op, req.query.orderId, `its STATUS answered about another payment: ${mismatch}`)
+  return reply
 }
 
 function refusalReason(e: unknown): string {
