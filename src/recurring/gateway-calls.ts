@@ -7,8 +7,8 @@
  *
  * The card travels as the card-ref-id from create-card-ref (saved-cards/card-gateway.ts); it is never logged here.
  */
-import type { PaynetEasyClient } from "../gateway"
-import { certainlyNothingMade, isNotFound, sendOnce } from "../gateway-adapter"
+import { GatewayTransportError, type PaynetEasyClient } from "../gateway"
+import { isNotFound, reachOf, sendOnce } from "../gateway-adapter"
 import type { RecurringSchedule } from "./schedule"
 
 export type RecurringRequest = {
@@ -54,12 +54,16 @@ export async function createRecurringPayment(client: PaynetEasyClient, r: Recurr
     try {
       sent = await sendOnce(client, "CREATE_RP_V4", fields, { clientOrderId: r.clientOrderId })
     } catch (e) {
-      // Refused, or never sent: nothing was made (gateway-adapter/reach.ts). Anything that may have been sent and that
-      // STATUS could not settle (sendOnce's UnresolvedLostReply) is "unknown", for a person to check.
-      if (certainlyNothingMade(e)) {
-        return { kind: "refused", message: (e as Error).message }
+      // Whether it reached the gateway is the adapter's rule (gateway-adapter/reach.ts). Maybe sent, and STATUS could
+      // not settle it (sendOnce's UnresolvedLostReply): "unknown", for a person to check. Never sent for want of a
+      // connection: like "absent", one more send is safe. Refused by the gateway, or by the client before sending:
+      // nothing was made, and sending it again would not help.
+      const reach = reachOf(e)
+      if (reach === "maybe-sent") {
+        return { kind: "unknown", message: `STATUS could not tell whether the recurring payment exists: ${(e as Error).message}` }
       }
-      return { kind: "unknown", message: `STATUS could not tell whether the recurring payment exists: ${(e as Error).message}` }
+      if (reach === "not-sent" && e instanceof GatewayTransportError) continue
+      return { kind: "refused", message: (e as Error).message }
     }
     if (sent.kind === "reply") return { kind: "created", recurringPaymentId: sent.reply["recurring-payment-id"] }
     if (sent.kind === "adopted") {
