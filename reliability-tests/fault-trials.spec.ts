@@ -328,7 +328,7 @@ medusaIntegrationTestRunner({
           const key = `fault-trial-${results.length}-${Date.now()}`
           const body = action === "payout-v2"
             ? { method: "single", amount: money(), currency_code: "EUR", destination: { type: "wallet", wallet_id: "wallet-7788991" } }
-            : { method: "two_step", amount: money(), currency_code: "EUR", destination: { type: "bank", account_number: "LV80BANK0000435195001", bank_name: "Baltic Bank" } }
+            : { method: "two_step", amount: money(), currency_code: "EUR", destination: { type: "bank", account_number: "LV80BANK0000435195001", bank_name: "Baltic Bank", bank_branch: "Riga Central" } }
           const create = async () => {
             const res = await api.post("/admin/payneteasy/payouts", body, { headers: { ...admin.headers, "idempotency-key": key } }).catch((e: any) => e.response)
             payoutId ||= res?.data?.payout?.id ?? ""
