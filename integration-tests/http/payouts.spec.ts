@@ -277,6 +277,66 @@ medusaIntegrationTestRunner({
       expect(gatewayOrders(p.id)[0].transactions.map((t: any) => t.type)).toEqual(["payout-check", "payout"])
     })
 
+    // Issue 32 defect 5: an unreadable 200 (the gateway processed the payout, its reply cannot be read) is "maybe
+    // sent": settled by STATUS on the same client_orderid, never marked failed "before anything was sent".
+    it.each(["garbage", "truncated", "wrong-content-type"])(
+      "an unreadable 200 (%s) on the v2 payout is settled by STATUS: never failed, one transaction, a retry replays",
+      async (variant) => {
+        sandbox().control.addFault({ kind: "unreadable-200", variant: variant as any, operation: "PAYOUT", times: 1 })
+        const before = requests()
+        const key = newKey()
+        const body = { method: "single", amount: "7.77", currency_code: "EUR", destination: DESTINATIONS.wallet }
+        const res = await create(body, key)
+        const trail = (res.data?.payout?.history ?? []).map((h: any) => `${h.to_status} (${h.event})`)
+        expect({ status: res.status, payout: res.data?.payout?.status, trail }).toEqual({
+          status: 201, payout: expect.stringMatching(/^(processing|approved)$/), trail,
+        })
+        const p = res.data.payout
+        expect(p.gateway_order_id).toBe(gatewayOrders(p.id)[0].orderid)
+        expect(requests().PAYOUT - (before.PAYOUT ?? 0)).toBe(1)
+        expect((await detail(p.id)).history.map((h: any) => h.event).join("\n")).toMatch(/reply lost; asking STATUS/)
+        const again = await create(body, key)
+        expect({ status: again.status, id: again.data.payout.id }).toEqual({ status: 200, id: p.id }) // a replay
+        expect(requests().PAYOUT - (before.PAYOUT ?? 0)).toBe(1)
+        await waitStatus(p.id, ["approved"])
+        expect(gatewayOrders(p.id)).toHaveLength(1)
+      }
+    )
+
+    it("an unreadable 200 on the payout while STATUS cannot tell either: pending with an attention trail, never failed; reconciliation settles it", async () => {
+      sandbox().control.addFault({ kind: "unreadable-200", operation: "PAYOUT", times: 1 })
+      sandbox().control.addFault({ kind: "unreadable-200", variant: "truncated", operation: "STATUS", times: 20 })
+      const before = requests()
+      const res = await create({ method: "single", amount: "6.66", currency_code: "EUR", destination: DESTINATIONS.phone })
+      expect(res.status).toBe(201)
+      expect(res.data.payout).toMatchObject({ status: "pending", gateway_order_id: null })
+      expect(gatewayOrders(res.data.payout.id)).toHaveLength(1)
+      sandbox().control.clearFaults()
+      const done = await waitFor("reconciled unreadable payout", async () => {
+        await reconcilePayouts(getContainer(), { now: () => new Date(Date.now() + 60_000) })
+        const d = await detail(res.data.payout.id)
+        return d.status === "approved" ? d : false
+      })
+      expect(done.history.map((h: any) => h.to_status)).not.toContain("failed")
+      expect(requests().PAYOUT - (before.PAYOUT ?? 0)).toBe(1)
+      expect(gatewayOrders(res.data.payout.id)).toHaveLength(1)
+    })
+
+    it("an unreadable 200 on the v4 check and on the v4 pay: each settled by STATUS, one check and one pay", async () => {
+      sandbox().control.addFault({ kind: "unreadable-200", operation: "PAYOUT_V4_CHECK", times: 1 })
+      const res = await create({ method: "two_step", amount: "16.00", currency_code: "EUR", destination: DESTINATIONS.bank })
+      expect(res.status).toBe(201)
+      expect(res.data.payout.status).not.toBe("failed")
+      const p = res.data.payout.status === "checked" ? res.data.payout : await waitStatus(res.data.payout.id, ["checked"])
+      sandbox().control.addFault({ kind: "unreadable-200", variant: "wrong-content-type", operation: "PAYOUT_V4_PAY", times: 1 })
+      const before = requests().PAYOUT_V4_PAY ?? 0
+      const c = await confirm(p.id)
+      expect({ status: c.status, payout: c.data.payout.status }).toEqual({ status: 200, payout: expect.stringMatching(/^(processing|approved)$/) })
+      expect((requests().PAYOUT_V4_PAY ?? 0) - before).toBe(1)
+      await waitStatus(p.id, ["approved"])
+      expect(gatewayOrders(p.id)[0].transactions.map((t: any) => t.type)).toEqual(["payout-check", "payout"])
+    })
+
     it("five concurrent confirms (five admins / keys) give exactly one pay; the winner's key replays", async () => {
       const res = await create({ method: "two_step", amount: "40.00", currency_code: "EUR", destination: DESTINATIONS.phone })
       const p = res.data.payout.status === "checked" ? res.data.payout : await waitStatus(res.data.payout.id, ["checked"])

@@ -4,8 +4,9 @@
  * - `sendOnce`: a money-moving request is sent exactly once. If its response is lost
  *   (GatewayTransportError.indeterminate), we do NOT re-send: we ask STATUS for the same client_orderid
  *   (and orderid when known) and let the caller adopt what the gateway already has (ARCHITECTURE "Reliability").
- *   An unreadable reply (GatewayProtocolError: a 200 we could not parse) is just as indeterminate: the gateway may
- *   have processed the request, so it is STATUS first, never a failure (`isIndeterminate`). When that STATUS fails
+ *   An unreadable reply (GatewayProtocolError: a 200 we could not parse) or a 5xx is just as indeterminate: the gateway
+ *   may have processed the request, so it is STATUS first, never a failure (reach.ts `maybeSent`, the one rule for
+ *   "did it reach the gateway?"). When that STATUS fails
  *   too (a 5xx, a refused signature, another lost reply), the outcome is still unknown: sendOnce throws
  *   `UnresolvedLostReply`, itself indeterminate, rather than the STATUS error, which would read as a failure of the
  *   request (the direct card step then keeps the attempt pending for reconciliation instead of answering 500).
@@ -13,17 +14,16 @@
  *   out; the last reply is returned either way and the status table decides what it means (non-final → pending).
  */
 import {
+  GatewayAuthError,
   GatewayError,
-  GatewayProtocolError,
-  GatewayServerError,
   GatewayTransportError,
-  GatewayValidationError,
   type OperationName,
   type OperationResponse,
   type PaynetEasyClient,
 } from "../gateway"
 import { isFinal } from "../gateway/statuses"
 import { setTimeout as sleep } from "node:timers/promises"
+import { maybeSent, reachOf } from "./reach"
 
 export { isFinal }
 
@@ -70,11 +70,7 @@ export type SendResult<N extends OperationName> =
   | { kind: "absent" }
 
 /** Whether a STATUS failure means "no such transaction" (the gateway answers unknown ids with an error reply). */
-export const isNotFound = (e: unknown) => e instanceof GatewayValidationError || (e instanceof GatewayServerError && (e.httpStatus ?? 0) < 500)
-
-/** Whether the request may have been processed although we have no usable reply (lost, timed out, or unreadable). */
-export const isIndeterminate = (e: unknown) =>
-  (e instanceof GatewayTransportError && e.indeterminate) || e instanceof GatewayProtocolError
+export const isNotFound = (e: unknown) => reachOf(e) === "answered" && !(e instanceof GatewayAuthError)
 
 /**
  * A request whose reply was lost (or unreadable) and whose STATUS failed as well: the gateway may or may not have
@@ -102,7 +98,7 @@ export async function sendOnce<N extends OperationName>(
   try {
     return { kind: "reply", reply: await client.request(op, fields) }
   } catch (e) {
-    if (!isIndeterminate(e)) throw e
+    if (!maybeSent(e)) throw e
   }
   try {
     return { kind: "adopted", status: await client.request("STATUS", statusFields(q)) }

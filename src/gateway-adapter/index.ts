@@ -5,7 +5,9 @@
  */
 export { clientFromOptions, clientForOptions, parseOptions, optionsSchema, resolvePrivateKey } from "./options"
 export type { PaynetEasyOptions, PaynetEasyOptionsInput } from "./options"
-export { sendOnce, UnresolvedLostReply, pollStatus, statusFields, isNotFound, isIndeterminate, isFinal, isDecisive, hasNextAction, DEFAULT_POLL_DELAYS_MS } from "./gateway-ops"
+export { sendOnce, UnresolvedLostReply, pollStatus, statusFields, isNotFound, isFinal, isDecisive, hasNextAction, DEFAULT_POLL_DELAYS_MS } from "./gateway-ops"
 export type { SendResult, StatusQuery, StatusReply, Fields } from "./gateway-ops"
+export { reachOf, maybeSent, certainlyNothingMade } from "./reach"
+export type { Reach } from "./reach"
 export { statusClientFor, providerOptionsFor } from "./status-client"
 export { isThisPluginsProvider, PAYNETEASY_PROVIDER_BRAND, PROVIDER_PREFIX } from "./registration"

@@ -28,30 +28,51 @@ export const nextActionSchema = z.union([
   z.object({ type: z.literal("html"), html: z.string() }),
 ])
 
+/** null reads as absent: a key the provider cleared (Medusa merges JSON data, so clearing writes null). */
+const cleared = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional())
+
 export const sessionDataSchema = z.looseObject({
   session_id: z.string(),
   clientOrderId: z.string(),
   attempt: z.number().int().positive().optional(),
   // "" = cleared (a new direct attempt whose reply was lost has no gateway order id yet): read as none.
-  orderId: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
+  orderId: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().optional()),
   flow: z.enum(["hosted", "direct"]),
   transactionType: z.enum(["sale", "preauth"]),
   amount: z.string(),
   currency: z.string(),
-  gatewayStatus: z.string().optional(),
-  redirectUrl: z.string().optional(),
+  gatewayStatus: cleared(z.string()),
+  redirectUrl: cleared(z.string()),
   /** Where the return route sends the shopper: always written by the provider (null = not configured), so a
    *  storefront-supplied value can never turn the return route into an open redirect. */
   storefrontReturnUrl: z.string().nullable().optional(),
   // null = cleared: Medusa merges JSON data on update (MikroORM assign), so a key is cleared by writing null.
   nextAction: nextActionSchema.nullable().optional(),
-  captures: z.array(ledgerEntry).optional(),
-  refunds: z.array(ledgerEntry).optional(),
-  voided: z.boolean().optional(),
+  captures: cleared(z.array(ledgerEntry)),
+  refunds: cleared(z.array(ledgerEntry)),
+  voided: cleared(z.boolean()),
   /** The void transaction (cancelPayment / deletePayment), like a ledger entry. */
-  voidEntry: ledgerEntry.optional(),
+  voidEntry: cleared(ledgerEntry),
   error: z.object({ code: z.string().optional(), message: z.string() }).nullable().optional(),
+  /** A STATUS reply that was about another payment (payment-data/reply-match.ts): nothing of it was taken. */
+  replyMismatch: z.object({ detail: z.string(), at: z.string() }).nullable().optional(),
 })
+
+/**
+ * Keys only the provider writes, from the gateway's replies: gateway ids, statuses, the ledger, outcomes. A storefront's
+ * session data never sets them (issue 32 part 6: a storefront-supplied `orderId` would have STATUS ask about another
+ * shopper's order).
+ */
+export const PROVIDER_ONLY_KEYS = [
+  "orderId", "gatewayStatus", "redirectUrl", "nextAction", "captures", "refunds", "voided", "voidEntry", "error", "replyMismatch",
+] as const
+
+/** null for each provider-only key the storefront's data holds (Medusa stores {...storefront data, ...output}). */
+export function providerKeysCleared(data: Record<string, unknown> | undefined): Record<string, null> {
+  const out: Record<string, null> = {}
+  for (const k of PROVIDER_ONLY_KEYS) if (data && k in data) out[k] = null
+  return out
+}
 
 export type SessionData = z.output<typeof sessionDataSchema>
 export type LedgerEntry = z.output<typeof ledgerEntry>

@@ -7,8 +7,8 @@
  *
  * The card travels as the card-ref-id from create-card-ref (saved-cards/card-gateway.ts); it is never logged here.
  */
-import { GatewayAuthError, GatewayConfigError, GatewayInputError, GatewayServerError, GatewayValidationError, type PaynetEasyClient } from "../gateway"
-import { isNotFound, sendOnce } from "../gateway-adapter"
+import { GatewayTransportError, type PaynetEasyClient } from "../gateway"
+import { isNotFound, reachOf, sendOnce } from "../gateway-adapter"
 import type { RecurringSchedule } from "./schedule"
 
 export type RecurringRequest = {
@@ -54,14 +54,16 @@ export async function createRecurringPayment(client: PaynetEasyClient, r: Recurr
     try {
       sent = await sendOnce(client, "CREATE_RP_V4", fields, { clientOrderId: r.clientOrderId })
     } catch (e) {
-      // Refused for certain: nothing was made. An HTTP 5xx is not (the gateway may have processed the request first),
-      // nor is a STATUS that fails after a lost reply: both are "unknown", for a person to check.
-      const refusal = [GatewayValidationError, GatewayAuthError, GatewayConfigError, GatewayInputError].some((k) => e instanceof k) ||
-        (e instanceof GatewayServerError && (e.httpStatus ?? 200) < 500)
-      if (refusal) {
-        return { kind: "refused", message: (e as Error).message }
+      // Whether it reached the gateway is the adapter's rule (gateway-adapter/reach.ts). Maybe sent, and STATUS could
+      // not settle it (sendOnce's UnresolvedLostReply): "unknown", for a person to check. Never sent for want of a
+      // connection: like "absent", one more send is safe. Refused by the gateway, or by the client before sending:
+      // nothing was made, and sending it again would not help.
+      const reach = reachOf(e)
+      if (reach === "maybe-sent") {
+        return { kind: "unknown", message: `STATUS could not tell whether the recurring payment exists: ${(e as Error).message}` }
       }
-      return { kind: "unknown", message: `STATUS could not tell whether the recurring payment exists: ${(e as Error).message}` }
+      if (reach === "not-sent" && e instanceof GatewayTransportError) continue
+      return { kind: "refused", message: (e as Error).message }
     }
     if (sent.kind === "reply") return { kind: "created", recurringPaymentId: sent.reply["recurring-payment-id"] }
     if (sent.kind === "adopted") {

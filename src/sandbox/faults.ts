@@ -4,7 +4,11 @@
  * stored transactions.
  *
  * Request faults: latency, http-500, connection-reset (socket destroyed before processing), response-lost (the
- * request is processed, then the socket is destroyed without a reply).
+ * request is processed, then the socket is destroyed without a reply), unreadable-200 (the request is processed,
+ * then answered HTTP 200 with a reply no client can read: `variant` garbage bytes, the reply truncated half-way, or
+ * an HTML page under a wrong content type — what a broken proxy or a gateway bug gives), status-foreign (STATUS is
+ * answered with ANOTHER order's data: `orderid`, else the newest other order of the merchant — a gateway or proxy
+ * that mixes transactions up; the real sandbox refuses a mismatched client_orderid, so only this reproduces it).
  * Callback faults: callback-delay, callback-off, callback-duplicate, callback-out-of-order (held back and sent after
  * the next callback, or after holdMs).
  * Steering: outcome (the next transaction of that operation ends with this status instead of the card's behaviour;
@@ -17,6 +21,8 @@ export type FaultRule =
   | { kind: "http-500"; operation?: string; times?: number }
   | { kind: "connection-reset"; operation?: string; times?: number }
   | { kind: "response-lost"; operation?: string; times?: number }
+  | { kind: "unreadable-200"; variant?: UnreadableVariant; operation?: string; times?: number }
+  | { kind: "status-foreign"; orderid?: string; operation?: string; times?: number }
   | { kind: "callback-delay"; ms: number; operation?: string; times?: number }
   | { kind: "callback-off"; operation?: string; times?: number }
   | { kind: "callback-duplicate"; operation?: string; times?: number }
@@ -24,15 +30,22 @@ export type FaultRule =
   | { kind: "outcome"; status: TxStatus; operation?: string; times?: number }
 
 export const FAULT_KINDS = [
-  "latency", "http-500", "connection-reset", "response-lost", "callback-delay", "callback-off", "callback-duplicate",
+  "latency", "http-500", "connection-reset", "response-lost", "unreadable-200", "status-foreign", "callback-delay", "callback-off", "callback-duplicate",
   "callback-out-of-order", "outcome",
 ] as const
+
+export const UNREADABLE_VARIANTS = ["garbage", "truncated", "wrong-content-type"] as const
+export type UnreadableVariant = (typeof UNREADABLE_VARIANTS)[number]
 
 export type StoredFault = FaultRule & { id: number }
 
 export interface RequestFaults {
   latencyMs: number
-  terminal?: "http-500" | "connection-reset" | "response-lost"
+  terminal?: "http-500" | "connection-reset" | "response-lost" | "unreadable-200"
+  /** unreadable-200: how the reply is spoiled */
+  unreadable?: UnreadableVariant
+  /** status-foreign: answer this STATUS with another order's data (this orderid, or "" for the newest other one) */
+  foreignOrderid?: string
 }
 
 export interface CallbackFaults {
@@ -42,7 +55,7 @@ export interface CallbackFaults {
   outOfOrder?: { holdMs: number }
 }
 
-const TERMINAL = new Set(["http-500", "connection-reset", "response-lost"])
+const TERMINAL = new Set(["http-500", "connection-reset", "response-lost", "unreadable-200"])
 const OUTCOMES = new Set(["approved", "declined", "error", "filtered", "unknown", "processing"])
 
 export class FaultBook {
@@ -59,6 +72,12 @@ export class FaultBook {
     }
     if (rule.kind === "outcome" && !OUTCOMES.has(rule.status)) {
       throw new Error("outcome needs status approved|declined|error|filtered|unknown|processing")
+    }
+    if (rule.kind === "unreadable-200" && rule.variant !== undefined && !UNREADABLE_VARIANTS.includes(rule.variant)) {
+      throw new Error(`unreadable-200 variant must be one of ${UNREADABLE_VARIANTS.join(", ")}`)
+    }
+    if (rule.kind === "status-foreign" && rule.operation !== undefined && rule.operation.toUpperCase() !== "STATUS") {
+      throw new Error("status-foreign applies to STATUS only")
     }
     if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times > 0)) {
       throw new Error("times must be a positive integer")
@@ -104,11 +123,16 @@ export class FaultBook {
   }
 
   forRequest(operation: string): RequestFaults {
-    const hit = this.take(new Set(["latency", ...TERMINAL]), operation, (r) => TERMINAL.has(r.kind))
+    const kinds = new Set(["latency", ...TERMINAL, ...(operation === "STATUS" ? ["status-foreign"] : [])])
+    const hit = this.take(kinds, operation, (r) => TERMINAL.has(r.kind) || r.kind === "status-foreign")
     const out: RequestFaults = { latencyMs: 0 }
     for (const r of hit) {
       if (r.kind === "latency") out.latencyMs += r.ms
-      else out.terminal = r.kind as RequestFaults["terminal"]
+      else if (r.kind === "status-foreign") out.foreignOrderid = r.orderid ?? ""
+      else {
+        out.terminal = r.kind as RequestFaults["terminal"]
+        if (r.kind === "unreadable-200") out.unreadable = r.variant ?? "garbage"
+      }
     }
     return out
   }

@@ -55,12 +55,16 @@ export function encodeLegacy(fields: ReplyFields): string {
   return out
 }
 
+function definedFields(fields: ReplyFields): Record<string, string | number> {
+  const clean: Record<string, string | number> = {}
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) clean[k] = v
+  return clean
+}
+
 /** Sends a gateway reply. In legacy mode every status other than 5xx/403 becomes 200 (as the real gateway does). */
 export function sendReply(res: ServerResponse, mode: Mode, httpStatus: number, fields: ReplyFields): void {
   if (mode === "json") {
-    const clean: Record<string, string | number> = {}
-    for (const [k, v] of Object.entries(fields)) if (v !== undefined) clean[k] = v
-    const body = JSON.stringify(clean)
+    const body = JSON.stringify(definedFields(fields))
     res.writeHead(httpStatus, { "content-type": "application/vnd.pay+json;charset=utf-8", "content-length": Buffer.byteLength(body) })
     res.end(body)
   } else {
@@ -90,4 +94,27 @@ export function sendJson(res: ServerResponse, status: number, value: unknown): v
 export function redirect(res: ServerResponse, location: string): void {
   res.writeHead(303, { location, "content-length": 0 })
   res.end()
+}
+
+/**
+ * The unreadable-200 fault (faults.ts): a reply to a request the sandbox DID process, spoiled so that no client can
+ * read it. `garbage`: bytes that are neither JSON nor key=value under the right content type; `truncated`: the real
+ * reply cut off half-way (JSON mode: broken JSON; legacy mode: cut inside its first key, so no field survives);
+ * `wrong-content-type`: an HTML error page under text/html, what a proxy in front of the gateway answers.
+ */
+export function sendUnreadable(res: ServerResponse, mode: Mode, fields: ReplyFields, variant: "garbage" | "truncated" | "wrong-content-type"): void {
+  const type = mode === "json" ? "application/vnd.pay+json;charset=utf-8" : "text/html;charset=utf-8"
+  let body: string
+  let contentType = type
+  if (variant === "garbage") {
+    body = "\u0000\u00ff\u00fe garbled reply ### \u0007"
+  } else if (variant === "truncated") {
+    const full = mode === "json" ? JSON.stringify(definedFields(fields)) : encodeLegacy(fields)
+    body = mode === "json" ? full.slice(0, Math.max(1, Math.floor(full.length / 2))) : full.slice(0, Math.max(1, full.indexOf("=") - 1))
+  } else {
+    contentType = "text/html;charset=utf-8"
+    body = "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>"
+  }
+  res.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(body) })
+  res.end(body)
 }

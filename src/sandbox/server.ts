@@ -13,13 +13,13 @@ import { OPERATIONS, type OperationName, type OperationSpec } from "../gateway/o
 import { Refusal, type ApiRequest, type Ctx } from "./api-context"
 import { admit } from "./api-admit"
 import { HANDLERS } from "./api-dispatch"
-import { pageUrl } from "./api-replies"
+import { pageUrl, statusReply } from "./api-replies"
 import { CallbackSender } from "./callbacks"
 import { createControl, type SandboxControl } from "./control"
 import { Engine } from "./engine"
 import { FaultBook } from "./faults"
 import { handlePage } from "./hosted"
-import { modeOf, parseForm, readBody, sendReply, sendText } from "./http-io"
+import { modeOf, parseForm, readBody, sendReply, sendText, sendUnreadable } from "./http-io"
 import { NonceBook } from "./oauth-verify"
 import { resolveOptions, type SandboxMerchant, type SandboxOptions } from "./options"
 import { Store } from "./state"
@@ -62,6 +62,14 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     store, engine, faults, callbacks, nonces, pageUrl: (kind, token) => pageUrl(page, kind, token),
   })
 
+  /** status-foreign: the named order, else the newest order of the merchant under another client_orderid (a scan: a fault path only). */
+  function foreignOrder(login: string, clientOrderId: string | undefined, orderid: string) {
+    if (orderid) return store.orders.get(orderid)
+    let found
+    for (const o of store.orders.values()) if (o.merchant.login === login && o.clientOrderId !== clientOrderId) found = o
+    return found
+  }
+
   async function api(req: IncomingMessage, res: ServerResponse, path: string, op: OperationSpec & { name: OperationName }, endpointKey: string, endpointId: string): Promise<void> {
     if (req.method !== "POST") return sendText(res, 405, "Method not allowed: the API accepts POST only", { allow: "POST" })
     store.requestCounts.set(op.name, (store.requestCounts.get(op.name) ?? 0) + 1)
@@ -97,6 +105,13 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
       }
       const ctx: Ctx = { store, engine, faults, opts, origin, merchant: adm.merchant, req: apiReq, fingerprintKey }
       reply = { status: 200, fields: HANDLERS[op.name](ctx) }
+      if (f.foreignOrderid !== undefined) {
+        const other = foreignOrder(adm.merchant.login, fields.client_orderid, f.foreignOrderid)
+        if (other) {
+          opts.logger(`fault: STATUS for ${fields.client_orderid} answered with order ${other.orderid}'s data`)
+          reply = { status: 200, fields: statusReply(ctx, other) }
+        }
+      }
     } catch (e) {
       if (!(e instanceof Refusal)) throw e
       opts.logger(`${op.name} ${endpointId}: validation error: ${e.message}`)
@@ -109,6 +124,10 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
       opts.logger(`fault: ${op.name} processed, response lost`)
       req.socket.destroy()
       return
+    }
+    if (f.terminal === "unreadable-200") {
+      opts.logger(`fault: ${op.name} processed, reply unreadable (${f.unreadable})`)
+      return sendUnreadable(res, mode, reply.fields, f.unreadable ?? "garbage")
     }
     if (reply.status === 200) {
       const id = reply.fields["paynet-order-id"]

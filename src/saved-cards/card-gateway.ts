@@ -14,7 +14,7 @@
  * through: a cvv2 for a rebill goes straight into the request fields and is not kept.
  */
 import { GatewayError, GatewayTransportError, type PaynetEasyClient } from "../gateway"
-import { isNotFound, pollStatus, sendOnce, UnresolvedLostReply, type StatusReply } from "../gateway-adapter"
+import { isNotFound, maybeSent, pollStatus, sendOnce, type StatusReply } from "../gateway-adapter"
 
 export type CardDetails = {
   brand: string | null
@@ -41,8 +41,9 @@ export async function createCardReference(
   try {
     reply = await send()
   } catch (e) {
-    // The gateway gives one reference per order: asking again after a lost reply returns the same one.
-    if (!(e instanceof GatewayTransportError)) throw e
+    // The gateway gives one reference per order: asking again after a reply that may have been lost (or one that was
+    // never sent) returns the same one.
+    if (!(maybeSent(e) || e instanceof GatewayTransportError)) throw e
     reply = await send()
   }
   return { card_ref_id: reply["card-ref-id"], card_ref_version: useV4 ? "v4" : "v2" }
@@ -109,8 +110,9 @@ export async function rebillCard(client: PaynetEasyClient, r: RebillRequest): Pr
   try {
     sent = await sendOnce(client, "REBILL", fields, { clientOrderId: r.clientOrderId })
   } catch (e) {
-    if (e instanceof UnresolvedLostReply) return { kind: "unknown", reason: e.message }
-    throw e // the gateway refused the rebill itself: nothing was charged
+    // sendOnce throws a maybe-sent failure only when STATUS could not settle it (gateway-adapter/reach.ts)
+    if (maybeSent(e)) return { kind: "unknown", reason: (e as Error).message }
+    throw e // the gateway refused the rebill itself, or it was never sent: nothing was charged
   }
   if (sent.kind === "absent") return { kind: "absent" }
   const orderId = sent.kind === "reply" ? sent.reply["paynet-order-id"] : sent.status["paynet-order-id"]

@@ -10,6 +10,7 @@ const KIND_LABEL: Record<string, string> = {
   paid_without_order: "Paid, no order",
   chargeback: "Chargeback",
   reconciliation_gave_up: "Reconciliation gave up",
+  reply_mismatch: "Reply about another payment",
   callback_failed: "Callback failed",
 }
 

@@ -3,7 +3,8 @@
  * a body that does not parse) are both indeterminate — STATUS first, the request is never sent again by sendOnce.
  */
 import { GatewayAuthError, GatewayProtocolError, GatewayServerError, GatewayTransportError, GatewayValidationError } from "../../gateway"
-import { isIndeterminate, sendOnce, UnresolvedLostReply } from "../gateway-ops"
+import { sendOnce, UnresolvedLostReply } from "../gateway-ops"
+import { maybeSent } from "../reach"
 
 function fakeClient(first: unknown, status: unknown) {
   const calls: string[] = []
@@ -39,7 +40,7 @@ describe("sendOnce", () => {
     const thrown = await sendOnce(client, "SALE", {} as any, { clientOrderId: "payses_1" }).then(() => undefined, (e) => e)
     expect(thrown).toBeInstanceOf(UnresolvedLostReply)
     expect(thrown).toBeInstanceOf(GatewayTransportError)
-    expect(isIndeterminate(thrown)).toBe(true)
+    expect(maybeSent(thrown)).toBe(true)
     expect(thrown.message).toContain("SALE: the reply was lost and STATUS could not tell")
     expect(thrown.message).toContain(statusError.message)
     expect(calls).toEqual(["SALE", "STATUS"])
@@ -49,9 +50,9 @@ describe("sendOnce", () => {
     await expect(sendOnce(client, "PREAUTH", {} as any, { clientOrderId: "payses_1" })).rejects.toBeInstanceOf(GatewayValidationError)
     expect(calls).toEqual(["PREAUTH"])
   })
-  it("isIndeterminate: lost or unreadable yes; a connection refused before sending no", () => {
-    expect(isIndeterminate(new GatewayProtocolError("x"))).toBe(true)
-    expect(isIndeterminate(new GatewayTransportError("x", { indeterminate: true }))).toBe(true)
-    expect(isIndeterminate(new GatewayTransportError("x", { indeterminate: false }))).toBe(false)
+  it("maybeSent: lost or unreadable yes; a connection refused before sending no", () => {
+    expect(maybeSent(new GatewayProtocolError("x"))).toBe(true)
+    expect(maybeSent(new GatewayTransportError("x", { indeterminate: true }))).toBe(true)
+    expect(maybeSent(new GatewayTransportError("x", { indeterminate: false }))).toBe(false)
   })
 })

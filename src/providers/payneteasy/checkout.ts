@@ -7,9 +7,9 @@
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { isDeclined } from "../../gateway/statuses"
-import { isFinal, isIndeterminate, isNotFound, pollStatus, sendOnce } from "../../gateway-adapter"
+import { isFinal, isNotFound, maybeSent, pollStatus, sendOnce } from "../../gateway-adapter"
 import { clientOrderIdFor } from "../../payment-data/client-order-id"
-import type { SessionData } from "../../payment-data/session-data"
+import { providerKeysCleared, type SessionData } from "../../payment-data/session-data"
 import { toGatewayAmount, toGatewayCurrency } from "../../payment-data/amounts"
 import { parseCard } from "./card"
 import type { ProviderContext } from "./context"
@@ -58,7 +58,8 @@ export async function startSession(
   const currency = base.currency
   const customer = input.context?.customer as CustomerLike | undefined
   // Medusa stores {...storefront data, ...this output}: card-like storefront keys are cleared, `payer` narrowed.
-  const storefront = storefrontSafe(input.data)
+  // Gateway ids and outcomes come only from the gateway: the storefront's are cleared (written null).
+  const storefront = { ...storefrontSafe(input.data), ...providerKeysCleared(input.data) }
   if (base.flow === "direct") {
     // Nothing to register yet: the card route sends sale/preauth with the card. Keep the logged-in customer's
     // details (validated by Medusa) for it, since the card request has no customer context.
@@ -141,7 +142,7 @@ export async function payWithCard(
   // meanwhile) instead of an error that would leave the session on the previous attempt's data, where nothing would
   // ever look for this one.
   const unknown = (e: unknown) => {
-    if (isIndeterminate(e)) return { kind: "unknown" as const }
+    if (maybeSent(e)) return { kind: "unknown" as const }
     throw e
   }
   const send = () => callGateway(op, () => sendOnce(ctx.client, op, fields, { clientOrderId }).catch(unknown))

@@ -9,7 +9,7 @@
  *
  * Why the snapshot: "STATUS shows a capture" is not proof that OUR capture arrived — on a second partial capture
  * the latest transaction may still be the first one. After a lost reply (indeterminate transport error, or an
- * unreadable reply — gateway-adapter isIndeterminate):
+ * unreadable reply or a 5xx — gateway-adapter reach.ts maybeSent):
  * - STATUS shows the snapshot's serial → our request created nothing: it is sent once more;
  * - STATUS shows a new serial of our kind → adopted once it agrees with the amount we asked for (amountAgrees);
  * - anything else (another kind, a disagreeing amount, no serial to compare, lost twice) → IndeterminateFollowUp.
@@ -20,7 +20,9 @@ import { type OperationResponse, type PaynetEasyClient } from "../../gateway"
 import { isApproved } from "../../gateway/statuses"
 import { toMinor } from "../../payment-data/amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
-import { isFinal, isIndeterminate, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../../gateway-adapter/gateway-ops"
+import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../../gateway-adapter/gateway-ops"
+import { maybeSent } from "../../gateway-adapter/reach"
+import { idMismatch } from "../../payment-data/reply-match"
 import { transactionTypeKey } from "./status-map"
 
 export type FollowOp = "CAPTURE" | "RETURN" | "VOID"
@@ -77,8 +79,7 @@ export async function followUp(client: PaynetEasyClient, req: FollowRequest): Pr
     try {
       reply = await client.request(req.op, req.fields)
     } catch (e) {
-      if (isNotFound(e)) throw new GatewayRefusal(req.op, refusalReason(e))
-      if (!isIndeterminate(e)) throw wrap(req.op, e)
+      if (!maybeSent(e)) throw isNotFound(e) ? new GatewayRefusal(req.op, refusalReason(e)) : wrap(req.op, e)
       const now = await status(client, req).catch(() => {
         throw new IndeterminateFollowUp(req.op, req.query.orderId, "its STATUS could not be read either")
       })
@@ -98,7 +99,7 @@ export async function followUp(client: PaynetEasyClient, req: FollowRequest): Pr
 async function settle(
   client: PaynetEasyClient, req: FollowRequest, kind: FollowKind, snapshot: StatusReply, serialNumber: string | undefined, adopted: boolean
 ): Promise<FollowOutcome> {
-  const reply = await pollStatus(client, { ...req.query, serialNumber }, isFinal)
+  const reply = aboutThisOrder(req, await pollStatus(client, { ...req.query, serialNumber }, isFinal))
   if (!isFinal(reply)) {
     return { status: reply.status ?? "processing", serialNumber: reply["serial-number"] ?? serialNumber, pending: true }
   }
@@ -113,11 +114,20 @@ async function settle(
 }
 
 async function status(client: PaynetEasyClient, req: FollowRequest): Promise<StatusReply> {
+  let reply: StatusReply
   try {
-    return await client.request("STATUS", statusFields(req.query))
+    reply = await client.request("STATUS", statusFields(req.query))
   } catch (e) {
     throw wrap("STATUS", e)
   }
+  return aboutThisOrder(req, reply)
+}
+
+/** A STATUS about another transaction decides nothing (payment-data/reply-match.ts): the outcome is unknown. */
+function aboutThisOrder(req: FollowRequest, reply: StatusReply): StatusReply {
+  const mismatch = idMismatch(reply, req.query)
+  if (mismatch) throw new IndeterminateFollowUp(req.op, req.query.orderId, `its STATUS answered about another payment: ${mismatch}`)
+  return reply
 }
 
 function refusalReason(e: unknown): string {

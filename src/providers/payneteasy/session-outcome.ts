@@ -1,11 +1,13 @@
 /**
  * Session data and status for a STATUS reply, through the one status table (status-map.ts): the gateway status,
- * the order id, the payer's next action (3-D Secure) or the gateway's reason for an error.
+ * the order id, the payer's next action (3-D Secure) or the gateway's reason for an error — only for a reply that is
+ * about this session's payment (payment-data/reply-match.ts); any other is a mismatch, never an authorization.
  */
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { StatusReply } from "../../gateway-adapter"
 import type { SessionData } from "../../payment-data/session-data"
 import { toSessionStatus } from "./status-map"
+import { replyMismatch } from "../../payment-data/reply-match"
 
 type Data = Record<string, unknown>
 
@@ -23,6 +25,12 @@ export function stripOutcome<T extends Record<string, unknown>>(data: SessionDat
 const OUTCOME_RESET: Pick<SessionData, "nextAction" | "error"> = { nextAction: null, error: null }
 
 export function fromStatus(data: SessionData, reply: StatusReply): { data: Data; status: PaymentSessionStatus } {
+  const mismatch = replyMismatch(reply, data)
+  if (mismatch) {
+    // Not about this payment (reply-match.ts): nothing of it is taken; the session stays pending and its data names
+    // the mismatch, which reconciliation flags for a person at once (settle-session.ts).
+    return { data: { ...data, replyMismatch: { detail: mismatch, at: new Date().toISOString() } }, status: PaymentSessionStatus.PENDING }
+  }
   const redirectTo = reply["redirect-to"]?.trim()
   const html = reply.html?.trim()
   const status = toSessionStatus({

@@ -3,7 +3,7 @@
  * a certain refusal is `refused` (nothing was made), but a lost reply whose STATUS then fails — even with a 403, which
  * on its own would be a refusal — is `unknown`, for a person to check; the request is never sent twice.
  */
-import { GatewayAuthError, GatewayServerError, GatewayTransportError, GatewayValidationError } from "../../gateway"
+import { GatewayAuthError, GatewayConfigError, GatewayProtocolError, GatewayServerError, GatewayTransportError, GatewayValidationError } from "../../gateway"
 import { createRecurringPayment, type RecurringRequest } from "../gateway-calls"
 
 const REQUEST = {
@@ -57,5 +57,29 @@ describe("createRecurringPayment", () => {
     const result = await createRecurringPayment(c.client, REQUEST)
     expect(result).toMatchObject({ kind: "unknown" })
     expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS", "CREATE_RP_V4", "STATUS"])
+  })
+
+  it("an unreadable 200 (maybe sent) is settled by STATUS: the gateway's recurring payment is adopted, never sent twice", async () => {
+    const c = client(new GatewayProtocolError("CREATE_RP_V4: reply is not valid JSON", { httpStatus: 200 }), { type: "status-response", status: "approved", "recurring-payment-id": "rp-9" })
+    await expect(createRecurringPayment(c.client, REQUEST)).resolves.toEqual({ kind: "created", recurringPaymentId: "rp-9" })
+    expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS"])
+  })
+
+  it("a 5xx (maybe sent) is settled by STATUS first, never taken for a refusal", async () => {
+    const c = client(new GatewayServerError("CREATE_RP_V4: gateway error, HTTP 500", { httpStatus: 500 }), new GatewayServerError("x", { httpStatus: 503 }))
+    await expect(createRecurringPayment(c.client, REQUEST)).resolves.toMatchObject({ kind: "unknown" })
+    expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS"])
+  })
+
+  it("never sent (no connection): sent once more, then unknown (nothing made), no STATUS needed", async () => {
+    const c = client(new GatewayTransportError("connect ECONNREFUSED", { indeterminate: false }), {})
+    await expect(createRecurringPayment(c.client, REQUEST)).resolves.toMatchObject({ kind: "unknown", message: expect.stringMatching(/nothing was created/) })
+    expect(c.calls).toEqual(["CREATE_RP_V4", "CREATE_RP_V4"])
+  })
+
+  it("refused by the client before sending (configuration): a refusal, sent never", async () => {
+    const c = client(new GatewayConfigError("privateKeyPem is required"), {})
+    await expect(createRecurringPayment(c.client, REQUEST)).resolves.toMatchObject({ kind: "refused" })
+    expect(c.calls).toEqual(["CREATE_RP_V4"])
   })
 })

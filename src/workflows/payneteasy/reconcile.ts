@@ -38,6 +38,7 @@ import { ensureWatched, SESSION_TARGET, watchService as service, watchUpdate, ty
 import { settleSession, type SettleResult } from "./settle-session"
 import { underTickLock } from "./tick-lock"
 import { PROVIDER_PREFIX } from "../../gateway-adapter"
+import { REPLY_MISMATCH_NOTE } from "../../payment-data/reply-match"
 
 export const TICK_LOCK = "payneteasy:reconcile:tick"
 export const RECONCILE_SESSION_WORKFLOW = "payneteasy-reconcile-session"
@@ -171,6 +172,14 @@ export function sessionCheck(
   checkedAt: Date
 ): { update: WatchUpdate; verdict: CheckVerdict; warning?: string } {
   const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
+  if (result.outcome === "pending" && result.mismatch) {
+    // Never an authorization, and no amount of polling makes another payment's reply this one's: a person now.
+    return {
+      verdict: "flagged",
+      update: watchUpdate(row, checkedAt, { state: "flagged", lastStatus: result.sessionStatus ?? null, note: `${REPLY_MISMATCH_NOTE}: ${result.mismatch}` }),
+      warning: `PaynetEasy: payment session ${row.session_id}: ${REPLY_MISMATCH_NOTE} (${result.mismatch}); flagged for a person`,
+    }
+  }
   if (result.outcome !== "pending" && !paidNoOrder) {
     return {
       verdict: "settled",

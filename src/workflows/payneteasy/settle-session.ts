@@ -43,6 +43,8 @@ export type SettleResult = {
   orderId?: string
   /** the gateway order the session's data names after the check (absent: the gateway knows no transaction yet) */
   gatewayOrderId?: string
+  /** a STATUS reply was about another payment (payment-data/reply-match.ts): a person must look */
+  mismatch?: string
   detail: string
 }
 
@@ -124,7 +126,9 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
         return { outcome: "failed", sessionStatus: status, cartId: l.cartId, orderId: l.orderId, detail: `gateway: ${reason}` }
       }
       const gatewayOrderId = (after?.data ?? session.data)?.orderId
+      const mismatch = ((after?.data ?? session.data) as { replyMismatch?: { detail?: string } | null } | undefined)?.replyMismatch?.detail
       return {
+        ...(mismatch ? { mismatch } : {}),
         outcome: "pending",
         sessionStatus: status,
         cartId: l.cartId,

@@ -1,7 +1,8 @@
 /**
  * The payout's conversations with the gateway, each under the payout lock (held by the caller):
- * - `sendInitial`: PAYOUT (single), PAYOUT_V4_CHECK (two-step) or PAYOUTFORM (form), sent ONCE. A lost reply (or an
- *   HTTP 5xx, which may come after processing) is resolved by STATUS by client_orderid first: a transaction the
+ * - `sendInitial`: PAYOUT (single), PAYOUT_V4_CHECK (two-step) or PAYOUTFORM (form), sent ONCE. Whether a failed
+ *   request reached the gateway is decided by the adapter's one rule (gateway-adapter/reach.ts): refused or never sent
+ *   → failed; anything that may have been sent (a lost reply, an unreadable 200, an HTTP 5xx) is resolved by STATUS by client_orderid first: a transaction the
  *   gateway has is adopted; only when STATUS says it has none is the identical request sent again, once (the
  *   gateway answers a repeated identical request with its first reply, so even that cannot make a second payout).
  *   Still unresolved → the payout stays `pending` and reconciliation asks STATUS again later. Never a blind re-send.
@@ -10,11 +11,9 @@
  *   status is never taken as the outcome).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import {
-  GatewayAuthError, GatewayError, GatewayInputError, GatewayServerError, GatewayTransportError, GatewayValidationError,
-  type PaynetEasyClient,
-} from "../../../gateway"
+import { GatewayError, type PaynetEasyClient } from "../../../gateway"
 import { isNotFound, statusFields, type StatusReply } from "../../../gateway-adapter/gateway-ops"
+import { certainlyNothingMade, reachOf } from "../../../gateway-adapter/reach"
 import { destinationFields, type PayoutMethod, type SendableDestination } from "./destination"
 import { payoutCardFor } from "./saved-card-destination"
 import type { PayoutDestinationInput } from "../../../api/admin/payneteasy/payouts/validators"
@@ -23,15 +22,7 @@ import { applyChange, gatewayAnswer, statusFromGateway, type PayoutRow } from ".
 
 const OPS = { single: "PAYOUT", two_step: "PAYOUT_V4_CHECK", form: "PAYOUTFORM" } as const
 
-/** Certainly refused by the gateway (nothing was made): its validation/auth answer, or our own input refusal. */
-const certainlyRefused = (e: unknown) =>
-  e instanceof GatewayValidationError || e instanceof GatewayAuthError || e instanceof GatewayInputError ||
-  (e instanceof GatewayServerError && (e.httpStatus ?? 200) < 500) ||
-  (e instanceof GatewayTransportError && !e.indeterminate)
-
-/** May have reached the gateway and been processed: a lost reply or a 5xx. */
-const maybeProcessed = (e: unknown) =>
-  (e instanceof GatewayTransportError && e.indeterminate) || (e instanceof GatewayServerError && (e.httpStatus ?? 0) >= 500)
+const nothingMadeEvent = (e: unknown) => (reachOf(e) === "answered" ? "refused by the gateway" : "not sent (refused before sending)")
 
 const errorAnswer = (e: unknown) =>
   e instanceof GatewayError
@@ -107,15 +98,14 @@ export async function sendInitial(
           gateway: gatewayAnswer(reply),
         })
       } catch (e) {
-        if (certainlyRefused(e)) {
+        if (certainlyNothingMade(e)) {
           const ge = e as GatewayError
           return applyChange(container, payout, {
-            actor, event: `${op.toLowerCase()} refused by the gateway`, status: "failed",
+            actor, event: `${op.toLowerCase()} ${nothingMadeEvent(e)}`, status: "failed",
             patch: { error_code: ge.code ?? null, error_message: (ge.gatewayMessage ?? ge.message).slice(0, 1000) },
             gateway: errorAnswer(e),
           })
         }
-        if (!maybeProcessed(e)) throw e
         payout = await applyChange(container, payout, {
           actor, event: `${op.toLowerCase()} reply lost; asking STATUS by client_orderid`, gateway: errorAnswer(e),
           patch: { next_check_at: new Date(Date.now() + 5_000) },
@@ -193,16 +183,15 @@ export async function sendPay(container: MedusaContainer, payout: PayoutRow, act
           gateway: gatewayAnswer(reply),
         })
       } catch (e) {
-        if (certainlyRefused(e)) {
+        if (certainlyNothingMade(e)) {
           const ge = e as GatewayError
           // The check stays approved at the gateway but the pay was refused: the payout did not happen.
           return applyChange(container, payout, {
-            actor, event: "payout_v4_pay refused by the gateway", status: "failed",
+            actor, event: `payout_v4_pay ${nothingMadeEvent(e)}`, status: "failed",
             patch: { error_code: ge.code ?? null, error_message: (ge.gatewayMessage ?? ge.message).slice(0, 1000) },
             gateway: errorAnswer(e),
           })
         }
-        if (!maybeProcessed(e)) throw e
         payout = await applyChange(container, payout, { actor, event: "payout_v4_pay reply lost; asking STATUS", gateway: errorAnswer(e) })
         let status: StatusReply | "not_found"
         try {

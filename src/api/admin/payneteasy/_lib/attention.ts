@@ -14,6 +14,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { userEmails } from "./users"
+import { REPLY_MISMATCH_NOTE } from "../../../../payment-data/reply-match"
 import { PAYNETEASY_MODULE } from "../../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../../modules/payneteasy/service"
 import type { CallbackRow, ReconciliationRow } from "../../../../modules/payneteasy/service"
@@ -21,7 +22,7 @@ import type { CallbackRow, ReconciliationRow } from "../../../../modules/paynete
 export const MAX_SOURCE_ROWS = 1000
 const CHARGEBACK_TYPES = /chargeback|retrieval|dispute|fraud/i
 
-export type AttentionKind = "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed"
+export type AttentionKind = "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch"
 
 export interface AttentionItem {
   id: string
@@ -93,9 +94,17 @@ function fromCallback(r: CallbackRow): AttentionItem | undefined {
 }
 
 function fromWatch(w: ReconciliationRow): AttentionItem {
+  if (w.note?.startsWith(REPLY_MISMATCH_NOTE)) {
+    return {
+      ...watchBase(w),
+      kind: "reply_mismatch",
+      title: `The gateway answered about another payment for session ${w.session_id}`,
+      what_to_do:
+        "Nothing was authorized from that reply. Look up this session's client order id in the PaynetEasy back office: if the shopper paid, complete or refund by hand; report the mixed-up reply to PaynetEasy support.",
+    }
+  }
   const paidNoOrder = /could not be completed|cart/i.test(w.note ?? "")
   return {
-    id: w.id,
     kind: paidNoOrder ? "paid_without_order" : "reconciliation_gave_up",
     title: paidNoOrder
       ? `Paid, but the cart could not become an order (session ${w.session_id})`
@@ -103,6 +112,13 @@ function fromWatch(w: ReconciliationRow): AttentionItem {
     what_to_do: paidNoOrder
       ? "Complete the cart (fix what stops it, e.g. shipping) or refund the payment in the PaynetEasy back office."
       : "The gateway gave no final answer for an hour (or declined a follow-up later). Ask PaynetEasy support about the order, then bring Medusa in line by hand.",
+    ...watchBase(w),
+  }
+}
+
+function watchBase(w: ReconciliationRow) {
+  return {
+    id: w.id,
     detail: w.note,
     session_id: w.session_id,
     orderid: null,
