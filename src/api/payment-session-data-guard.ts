@@ -1,0 +1,20 @@
+/**
+ * A guard in front of Medusa's store route that creates payment sessions (POST /store/payment-collections/:id/
+ * payment-sessions, and any later route under it): session `data` holding a CVV, a card number or a card object is
+ * answered 400 before Medusa runs, because Medusa writes that `data` to `payment_session.data` before any provider
+ * sees it (payment-module.js createPaymentSession) — a CVV must never be stored, not even for a moment (issue 32).
+ * The answer names the fields (never their values) and where card data goes instead. Every provider's sessions are
+ * guarded: no provider may receive card data this way.
+ */
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { cardDataRefusal, cardLikeFields } from "../payment-data/card-like"
+
+export function refuseCardDataInSessionData(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  const body = req.body as { data?: unknown; context?: unknown } | undefined
+  const fields = [...cardLikeFields(body?.data, "data"), ...cardLikeFields(body?.context, "context")]
+  if (fields.length) {
+    res.status(400).json({ type: "invalid_data", message: cardDataRefusal(fields) })
+    return
+  }
+  next()
+}
