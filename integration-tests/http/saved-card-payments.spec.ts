@@ -260,6 +260,7 @@ medusaIntegrationTestRunner({
         const method = await latestPaymentMethod(owner.id)
         expect(method).toEqual({
           id: ownerCard.id,
+          provider_id: PROVIDER_IDS.hosted,
           data: expect.objectContaining({
             id: ownerCard.id, object: "payment_method", type: "card", created: expect.any(Number),
             card: { brand: expect.any(String), last4: "1111", exp_month: 12, exp_year: 2030 },
