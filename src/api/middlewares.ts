@@ -11,7 +11,8 @@
  *   zod validation of queries and bodies (admin/payneteasy/_lib/validators.ts).
  * - /admin/payneteasy/* and /store/payneteasy/*: request-guard.ts refuses NUL bytes and over-deep query keys (400).
  * - Medusa's store payment-session route (POST /store/payment-collections/:id/payment-sessions*): session data with a
- *   CVV or card number is refused (payment-session-data-guard.ts) before Medusa stores it.
+ *   CVV or card number is refused (payment-session-data-guard.ts) before Medusa stores it; so is a new session on a
+ *   collection a saved card has paid (409).
  * - POST /store/payneteasy/payment-sessions/:id/saved-card: the logged-in customer; { cvv2 } validated value-free.
  * - The store direct-card and 3-D Secure routes: validateAndTransformBody with value-free schemas
  *   (store/payneteasy/validators.ts, value-free-body.ts): a bad PAN / CVV / expiry is a 400 naming the field, never
@@ -28,7 +29,7 @@ import { StorePaynetEasyAddCardBody } from "./store/payneteasy/cards/validators"
 import { AdminPaynetEasyRebillBody } from "./admin/payneteasy/_lib/saved-card-validators"
 import { StorePaynetEasyCardBody, StorePaynetEasySavedCardBody, StorePaynetEasyThreeDSBody } from "./store/payneteasy/validators"
 import { refuseUnusableInput } from "./request-guard"
-import { refuseCardDataInSessionData } from "./payment-session-data-guard"
+import { refuseCardDataInSessionData, refuseWhilePaidBySavedCard } from "./payment-session-data-guard"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 const customerAuth = authenticate("customer", ["session", "bearer"])
@@ -49,7 +50,7 @@ export default defineMiddlewares({
     },
     { matcher: "/admin/payneteasy/attention/:id/handled", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyHandledBody)] },
     { matcher: "/admin/payneteasy/doctor", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyDoctorBody)] },
-    { matcher: "/store/payment-collections/:id/payment-sessions*", methods: ["POST"], middlewares: [refuseCardDataInSessionData] },
+    { matcher: "/store/payment-collections/:id/payment-sessions*", methods: ["POST"], middlewares: [refuseCardDataInSessionData, refuseWhilePaidBySavedCard] },
     { matcher: "/store/payneteasy/payment-sessions/:id/card", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyCardBody)] },
     {
       matcher: "/store/payneteasy/payment-sessions/:id/saved-card",

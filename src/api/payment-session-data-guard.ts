@@ -5,15 +5,34 @@
  * sees it (payment-module.js createPaymentSession) — a CVV must never be stored, not even for a moment (issue 32).
  * The answer names the fields (never their values) and where card data goes instead. Every provider's sessions are
  * guarded: no provider may receive card data this way.
+ *
+ * Also: a new session on a collection that a saved card has paid (or may have: outcome unknown) is answered 409
+ * before Medusa deletes the old sessions, which the provider refuses for that one (saved-card-payment.ts), so the
+ * storefront gets a clear answer rather than Medusa's "Could not delete all payment sessions".
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { cardDataRefusal, cardLikeFields } from "../payment-data/card-like"
+import { liveCharge } from "../saved-cards/card-charges"
 
 export function refuseCardDataInSessionData(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const body = req.body as { data?: unknown; context?: unknown } | undefined
   const fields = [...cardLikeFields(body?.data, "data"), ...cardLikeFields(body?.context, "context")]
   if (fields.length) {
     res.status(400).json({ type: "invalid_data", message: cardDataRefusal(fields) })
+    return
+  }
+  next()
+}
+
+export async function refuseWhilePaidBySavedCard(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  const collectionId = req.params?.id
+  const live = collectionId ? await liveCharge(collectionId) : undefined
+  if (live) {
+    const how = live.state === "approved" ? "paid" : "being paid (its outcome is not known yet)"
+    res.status(409).json({
+      type: "not_allowed",
+      message: `This payment collection is already ${how} with a saved card (payment session ${live.session_id}): complete the cart`,
+    })
     return
   }
   next()
