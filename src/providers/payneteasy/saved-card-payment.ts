@@ -86,12 +86,11 @@ export async function chargeSavedCard(ctx: ProviderContext, data: SavedCardData,
   return underCollectionLock(collectionId, async () => {
     const live = await liveCharge(collectionId)
     if (live && live.session_id !== data.session_id) throw alreadyPaying(live)
-    if (live) {
-      const settled = await settle(ctx, live, data)
-      if (settled) return settled
-    }
+    const settled = live ? await settle(ctx, live, data) : undefined
+    if (settled) return settled
     // Authorizing a session whose own attempt was declined does not try again without the shopper: it stays declined.
-    if (!how.newAttempt && !uncharged(data)) return checkStatus(ctx, data)
+    // (A live charge the gateway turned out never to have received took nothing: it may be sent now.)
+    if (!how.newAttempt && !live && !uncharged(data)) return checkStatus(ctx, data)
     return sendNewCharge(ctx, collectionId, data, how.cvv2)
   })
 }
@@ -122,7 +121,7 @@ export async function releaseSavedCardSession(ctx: ProviderContext, data: SavedC
     const live = await liveCharge(collectionId)
     if (!live || live.session_id !== data.session_id) return
     const settled = await settle(ctx, live, data)
-    if (settled) {
+    if (settled && settled.status !== PaymentSessionStatus.ERROR && settled.status !== PaymentSessionStatus.CANCELED) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         `Payment session ${data.session_id} holds a saved-card payment (${live.state === "approved" ? "paid" : "outcome not known yet"}); ` +
