@@ -4,7 +4,8 @@
  * answered 400 before Medusa runs, because Medusa writes that `data` to `payment_session.data` before any provider
  * sees it (payment-module.js createPaymentSession) — a CVV must never be stored, not even for a moment (issue 32).
  * The answer names the fields (never their values) and where card data goes instead. Every provider's sessions are
- * guarded: no provider may receive card data this way.
+ * guarded: no provider may receive card data this way. `data.merchant_initiated` (the admin rebill's charge-on-
+ * creation, saved-card-payment.ts) is refused from storefronts too.
  *
  * Also: a new session on a collection that a saved card has paid (or may have: outcome unknown) is answered 409
  * before Medusa deletes the old sessions, which the provider refuses for that one (saved-card-payment.ts), so the
@@ -19,6 +20,11 @@ export function refuseCardDataInSessionData(req: MedusaRequest, res: MedusaRespo
   const fields = [...cardLikeFields(body?.data, "data"), ...cardLikeFields(body?.context, "context")]
   if (fields.length) {
     res.status(400).json({ type: "invalid_data", message: cardDataRefusal(fields) })
+    return
+  }
+  const data = body?.data as Record<string, unknown> | undefined
+  if (data && typeof data === "object" && data.merchant_initiated !== undefined) {
+    res.status(400).json({ type: "invalid_data", message: "data.merchant_initiated is set by the admin rebill only" })
     return
   }
   next()

@@ -70,7 +70,14 @@ export async function startSavedCardSession(ctx: ProviderContext, input: Initiat
   const card = await ownedActiveCard(customerId, cardId)
   const base = newSessionData(ctx, input, "sale") // make-rebill is a sale: the money is taken when it is charged
   const own = { card_id: card.id, card_owner: customerId, off_session: data.off_session === true }
-  return { id: base.clientOrderId, data: { ...storefrontSafe(data), ...base, ...own }, status: PaymentSessionStatus.PENDING }
+  const session: SavedCardData = { ...storefrontSafe(data), ...base, ...own }
+  if (data.merchant_initiated === true) {
+    // The admin rebill (workflows/payneteasy/saved-cards/admin-rebill.ts) expects its session charged on creation:
+    // the same one-charge intent, now (the store guard refuses this key from storefronts).
+    const outcome = await chargeSavedCard(ctx, session, { newAttempt: true })
+    return { id: base.clientOrderId, ...outcome }
+  }
+  return { id: base.clientOrderId, data: session, status: PaymentSessionStatus.PENDING }
 }
 
 /** getPaymentStatus of a saved-card session nothing was charged for yet: pending, without asking the gateway. */
