@@ -7,7 +7,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { payHostedPage } from "../../src/sandbox"
-import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
 import { saveCardFromOrderWorkflow } from "../../src/workflows/payneteasy/saved-cards/save-card-from-order"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
@@ -18,19 +17,17 @@ import { callbackControl } from "../../src/gateway"
 import { captureLogs } from "../helpers/log-capture"
 import {
   addShippingMethod, completeCartResponse, createPaymentCollection, payerFromCart, seedStore,
-  storeHeaders, type StoreFixture,
-  registerCustomer as registerWithAddress, type CustomerAuth,
+  storeHeaders, type StoreFixture, type CustomerAuth,
 } from "../helpers/store"
+import { answer, SAVED_CARD, savedCardShopper } from "../helpers/saved-card-shopper"
 
 jest.setTimeout(300_000)
 
 const sandbox = useSandbox()
 const logs = captureLogs()
 
-const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Saved Shopper" }
+const CARD = SAVED_CARD
 const OTHER_CARD = { number: "5555555555554444", cvv2: "123", expMonth: "07", expYear: "2031", holder: "Verified Shopper" }
-
-type Customer = CustomerAuth
 
 medusaIntegrationTestRunner({
   cwd: TEST_APP_DIR,
@@ -41,56 +38,12 @@ medusaIntegrationTestRunner({
       eur = await seedStore(getContainer(), { currency: "eur", unitPrice: "10.42" })
     })
 
-    const registerCustomer = (tag: string): Promise<Customer> =>
-      registerWithAddress(api, eur, tag, { address_1: "3 Card St", city: "Berlin", postal_code: "10117", country_code: "de", phone: "+49302222222" })
-
-    const call = (p: Promise<any>) => p.catch((e: any) => e.response)
-
-    /** A logged-in customer's cart up to its payment collection. */
-    async function customerCart(customer: Customer) {
-      const created = await api.post(
-        "/store/carts",
-        { region_id: eur.regionId, sales_channel_id: eur.salesChannelId, items: [{ variant_id: eur.variantId, quantity: 1 }],
-          shipping_address: { first_name: "Card", last_name: "Keeper", address_1: "3 Card St", city: "Berlin", postal_code: "10117", country_code: "de", phone: "+49302222222" },
-          billing_address: { first_name: "Card", last_name: "Keeper", address_1: "3 Card St", city: "Berlin", postal_code: "10117", country_code: "de", phone: "+49302222222" } },
-        { headers: customer.headers }
-      )
-      const cart = created.data.cart
-      await api.post(`/store/carts/${cart.id}/shipping-methods`, { option_id: eur.shippingOptionId }, { headers: customer.headers })
-      const pc = await api.post("/store/payment-collections", { cart_id: cart.id }, { headers: customer.headers })
-      return { cart, collectionId: pc.data.payment_collection.id as string }
-    }
-
-    async function createSession(customer: Customer, collectionId: string, data: Record<string, unknown>) {
-      return call(api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_IDS.hosted, data }, { headers: customer.headers }))
-    }
-
-    const listCards = async (customer: Customer) => (await api.get("/store/payneteasy/cards", { headers: customer.headers })).data.cards as any[]
-    const cardRows = async (filters: Record<string, unknown> = {}) =>
-      (await (getContainer().resolve(PAYNETEASY_MODULE) as any).listPaynetEasySavedCards(filters, { withDeleted: true })) as any[]
-
-    /** Checkout with save_card through the hosted page; resolves with the saved card as the customer sees it. */
-    async function checkoutSavingCard(customer: Customer) {
-      const { cart, collectionId } = await customerCart(customer)
-      const ses = await createSession(customer, collectionId, { payer: payerFromCart(cart), save_card: true })
-      expect(ses.status).toBe(200)
-      const session = ses.data.payment_collection.payment_sessions[0]
-      await payHostedPage(session.data.redirectUrl, CARD)
-      const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: customer.headers })
-      expect(done.data.type).toBe("order")
-      const cards = await waitFor("the saved card", async () => {
-        const list = await listCards(customer)
-        return list.length ? list : undefined
-      })
-      return { order: done.data.order, session, cards }
-    }
-
-    /** The database is restored before each test (medusaIntegrationTestRunner): each test makes its own owner and card. */
-    async function ownerWithCard() {
-      const owner = await registerCustomer("owner")
-      const { cards } = await checkoutSavingCard(owner)
-      return { owner, ownerCard: cards[0] }
-    }
+    const call = answer
+    const { registerCustomer, customerCart, createSession, listCards, cardRows, checkoutSavingCard, ownerWithCard } =
+      savedCardShopper(api, getContainer, () => eur)
+    /** The saved-card route: pays the session now, with the card's security code. */
+    const payWithCvv = (customer: CustomerAuth, sessionId: string, cvv2?: string) =>
+      call(api.post(`/store/payneteasy/payment-sessions/${sessionId}/saved-card`, cvv2 ? { cvv2 } : {}, { headers: customer.headers }))
 
     it("401 without a logged-in customer; unknown fields and malformed ids are 400 naming them", async () => {
       const anon = await call(api.get("/store/payneteasy/cards", storeHeaders(eur)))
@@ -139,16 +92,21 @@ medusaIntegrationTestRunner({
       expect(listed).not.toContain("4444555566661111")
     })
 
-    it("pays again with card_id: no hosted page, one rebill for the session amount, an order", async () => {
+    it("pays again with card_id: no hosted page, one rebill for the session amount (with its CVV), an order", async () => {
       const { owner, ownerCard } = await ownerWithCard()
       const before = sandbox().control.requests().REBILL ?? 0
       const { cart, collectionId } = await customerCart(owner)
-      const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id, cvv2: "123" })
+      const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
       expect(ses.status).toBe(200)
       const session = ses.data.payment_collection.payment_sessions[0]
+      expect(session.status).toBe("pending")
       expect(session.data.redirectUrl).toBeUndefined()
-      expect(session.data.cvv2).toBeNull() // never stored
       expect(session.data.card_id).toBe(ownerCard.id)
+      expect(sandbox().control.requests().REBILL ?? 0).toBe(before) // nothing charged by creating a session
+      const paid = await payWithCvv(owner, session.id, "123")
+      expect(paid.status).toBe(200)
+      expect(paid.data.payment_session.status).toBe("captured")
+      expect(JSON.stringify(paid.data)).not.toMatch(/cvv/)
       const gw = onlyGatewayOrder(sandbox(), session.id)
       expect(gw).toMatchObject({ operation: "REBILL", status: "approved", initialAmount: "10.42", captured: "10.42", currency: "EUR" })
       expect(sandbox().control.requests().REBILL).toBe(before + 1)
@@ -170,16 +128,18 @@ medusaIntegrationTestRunner({
     it("a declined rebill leaves the cart usable with the gateway's reason; a new session pays", async () => {
       const { owner, ownerCard } = await ownerWithCard()
       const { cart, collectionId } = await customerCart(owner)
-      const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id, cvv2: "116" })
+      const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
       expect(ses.status).toBe(200)
       const session = ses.data.payment_collection.payment_sessions[0]
-      expect(session.status).toBe("error")
-      expect(session.data.error.message).toMatch(/insufficient funds/i)
+      const declined = await payWithCvv(owner, session.id, "116")
+      expect(declined.status).toBe(402)
+      expect(declined.data.payment_session.status).toBe("error")
+      expect(declined.data.message).toMatch(/insufficient funds/i)
       const failed = await call(api.post(`/store/carts/${cart.id}/complete`, {}, { headers: owner.headers }))
       expect(failed.status).toBe(400)
       const again = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
       const second = again.data.payment_collection.payment_sessions.find((s: any) => s.id !== session.id)
-      expect(second.status).toBe("captured")
+      expect(second.status).toBe("pending") // charged when the cart completes (no CVV: the card reference's own outcome)
       const done = await api.post(`/store/carts/${cart.id}/complete`, {}, { headers: owner.headers })
       expect(done.data.type).toBe("order")
       expect(onlyGatewayOrder(sandbox(), session.id).status).toBe("declined")
@@ -195,13 +155,18 @@ medusaIntegrationTestRunner({
       sandbox().control.addFault({ kind: "response-lost", operation: "REBILL", times: 1 })
       const statusDown = sandbox().control.addFault({ kind: "http-500", operation: "STATUS" })
       try {
-        const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id, cvv2: "123" })
-        // The card may have been charged: a pending session Medusa keeps, not an error that would make it delete it.
+        const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
         expect(ses.status).toBe(200)
-        const session = ses.data.payment_collection.payment_sessions[0]
+        const paid = await payWithCvv(owner, ses.data.payment_collection.payment_sessions[0].id, "123")
+        // The card may have been charged: a pending session Medusa keeps, not an error that would make it delete it.
+        expect(paid.status).toBe(200)
+        const session = paid.data.payment_session
         expect(session.status).toBe("pending")
         expect(session.data).toMatchObject({ gatewayStatus: "unknown", card_id: ownerCard.id, clientOrderId: session.id })
-        expect(session.data.cvv2).toBeNull()
+        expect(JSON.stringify(session.data)).not.toMatch(/cvv/)
+        // and it cannot be replaced by a new session while its outcome is unknown (the charge would lose its session)
+        const replaced = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
+        expect(replaced.status).toBeGreaterThanOrEqual(400)
         sandbox().control.removeFault(statusDown.id)
         const gw = await sandbox().control.waitForOutcome(onlyGatewayOrder(sandbox(), session.id).orderid)
         expect(gw).toMatchObject({ operation: "REBILL", status: "approved", captured: "10.42" })
@@ -354,7 +319,8 @@ medusaIntegrationTestRunner({
       // Paying with a saved card sends a cvv2 through the backend: make sure one such request ran in this test too.
       const { owner, ownerCard } = await ownerWithCard()
       const { cart, collectionId } = await customerCart(owner)
-      expect((await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id, cvv2: "123" })).status).toBe(200)
+      const ses = await createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
+      expect((await payWithCvv(owner, ses.data.payment_collection.payment_sessions[0].id, "123")).status).toBe(200)
       const probe = `payneteasy saved-cards log probe ${Date.now()}`
       ;(getContainer().resolve(ContainerRegistrationKeys.LOGGER) as { warn(msg: string): void }).warn(probe)
       const all = logs.join("")

@@ -10,6 +10,10 @@
  * - /admin/payneteasy/*: the dashboard's routes. Medusa's admin authentication (session or bearer; 401 without) and
  *   zod validation of queries and bodies (admin/payneteasy/_lib/validators.ts).
  * - /admin/payneteasy/* and /store/payneteasy/*: request-guard.ts refuses NUL bytes and over-deep query keys (400).
+ * - Medusa's store payment-session route (POST /store/payment-collections/:id/payment-sessions*): session data with a
+ *   CVV or card number is refused (payment-session-data-guard.ts) before Medusa stores it; so is a new session on a
+ *   collection a saved card has paid (409).
+ * - POST /store/payneteasy/payment-sessions/:id/saved-card: the logged-in customer; { cvv2 } validated value-free.
  * - The store direct-card and 3-D Secure routes: validateAndTransformBody with value-free schemas
  *   (store/payneteasy/validators.ts, value-free-body.ts): a bad PAN / CVV / expiry is a 400 naming the field, never
  *   echoing what was sent.
@@ -23,8 +27,9 @@ import {
 } from "./admin/payneteasy/_lib/validators"
 import { StorePaynetEasyAddCardBody } from "./store/payneteasy/cards/validators"
 import { AdminPaynetEasyRebillBody } from "./admin/payneteasy/_lib/saved-card-validators"
-import { StorePaynetEasyCardBody, StorePaynetEasyThreeDSBody } from "./store/payneteasy/validators"
+import { StorePaynetEasyCardBody, StorePaynetEasySavedCardBody, StorePaynetEasyThreeDSBody } from "./store/payneteasy/validators"
 import { refuseUnusableInput } from "./request-guard"
+import { refuseCardDataInSessionData, refuseWhilePaidBySavedCard } from "./payment-session-data-guard"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 const customerAuth = authenticate("customer", ["session", "bearer"])
@@ -45,7 +50,13 @@ export default defineMiddlewares({
     },
     { matcher: "/admin/payneteasy/attention/:id/handled", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyHandledBody)] },
     { matcher: "/admin/payneteasy/doctor", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyDoctorBody)] },
+    { matcher: "/store/payment-collections/:id/payment-sessions*", methods: ["POST"], middlewares: [refuseCardDataInSessionData, refuseWhilePaidBySavedCard] },
     { matcher: "/store/payneteasy/payment-sessions/:id/card", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyCardBody)] },
+    {
+      matcher: "/store/payneteasy/payment-sessions/:id/saved-card",
+      methods: ["POST"],
+      middlewares: [customerAuth, validateAndTransformBody(StorePaynetEasySavedCardBody)],
+    },
     ...(["method", "cres", "pares"] as const).map((kind) => ({
       matcher: `/store/payneteasy/3ds/:session_id/${kind}`,
       methods: ["POST" as const],

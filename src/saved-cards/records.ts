@@ -33,13 +33,16 @@ type CardService = {
   softDeletePaynetEasySavedCards(ids: string[]): Promise<unknown>
 }
 
-function cardService(): CardService {
+/** The plugin module's service, resolved from the application's container (see above). */
+export function pluginService<T>(): T {
   try {
-    return container.resolve("payneteasy") as CardService
+    return container.resolve("payneteasy") as T
   } catch {
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "Saved cards need the medusa-payment-payneteasy plugin (its module) to be registered")
   }
 }
+
+const cardService = () => pluginService<CardService>()
 
 /** The customer's usable (active, not deleted) cards, newest first. */
 export async function activeCardsOf(customerId: string): Promise<SavedCardRow[]> {

@@ -14,6 +14,7 @@ import { PaynetEasyAttentionHandled } from "./models/attention-handled"
 import { PaynetEasyStatusCheck } from "./models/status-check"
 import { PaynetEasySavedCard } from "./models/saved-card"
 import { PaynetEasyRebill } from "./models/rebill"
+import { PaynetEasyCardCharge } from "./models/card-charge"
 import { PaynetEasyPayout } from "./models/payout"
 import { PaynetEasyPayoutHistory } from "./models/payout-history"
 import { PaynetEasyRecurringPayment } from "./models/recurring-payment"
@@ -117,6 +118,7 @@ class PaynetEasyModuleService extends MedusaService({
   PaynetEasyPayoutHistory,
   PaynetEasyRecurringPayment,
   PaynetEasyRecurringCharge,
+  PaynetEasyCardCharge,
 }) {
   protected readonly pluginOptions_: PaynetEasyPluginOptions
   private callbackProcessingDelayMs_: number | undefined

@@ -38,7 +38,7 @@ export function parseCard(raw: unknown): Card {
 }
 
 /** Keys that must never survive into session data, whatever a caller put there. */
-export const TRANSIENT_KEYS = ["card", "browser", "client_ip", "threeDS"] as const
+export const TRANSIENT_KEYS = ["card", "browser", "client_ip", "threeDS", "pay_saved_card"] as const
 
 export function withoutTransient(data: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(data ?? {}) }

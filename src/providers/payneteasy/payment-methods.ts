@@ -50,9 +50,25 @@ export async function savePaymentMethod(ctx: ProviderContext, input: SavePayment
   return { id: card_ref_id, data: details }
 }
 
+/**
+ * The customer's saved cards, each `{ id, data }` with the shape Stripe's provider gives (a PaymentMethod: `object`,
+ * `type: "card"`, `card: { brand, last4, exp_month, exp_year }`, `created` in Unix seconds) next to our own fields:
+ * Medusa's subscription recipe and the engines built on it read that shape to pick a card, then create a session with
+ * `data: { payment_method: id, off_session: true }` (saved-card-payment.ts).
+ */
 export async function listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
   const rows = await activeCardsOf(holderCustomerId(input.context as any))
-  return rows.map((row) => ({ id: row.id, data: { ...publicCard(row) } }))
+  const num = (v: string | null) => (v === null || !/^[0-9]+$/.test(v) ? null : Number(v))
+  return rows.map((row) => ({
+    id: row.id,
+    data: {
+      ...publicCard(row),
+      object: "payment_method",
+      type: "card",
+      card: { brand: row.brand, last4: row.last4, exp_month: num(row.exp_month), exp_year: num(row.exp_year) },
+      created: Math.floor(new Date(row.created_at).getTime() / 1000),
+    },
+  }))
 }
 
 export async function deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {

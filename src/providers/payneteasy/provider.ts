@@ -1,11 +1,13 @@
 /**
  * PaynetEasy payment provider: a short map of Medusa's payment verbs onto the flows that implement them.
  *   initiatePayment  → checkout.ts startSession (hosted: sale-form / preauth-form; direct: no gateway call)
- *   updatePayment    → direct card step (checkout.ts payWithCard), 3-D Secure uploads (three-ds.ts), else a refresh
+ *   updatePayment    → direct card step (checkout.ts payWithCard), a saved card's charge with its CVV
+ *                      (saved-card-payment.ts payNow), 3-D Secure uploads (three-ds.ts), else a refresh
  *   authorizePayment / getPaymentStatus / retrievePayment → STATUS (checkout.ts checkStatus; the redirect is never proof)
  *   capturePayment / refundPayment / cancelPayment / deletePayment → after-authorization.ts
  *   getWebhookActionAndData → webhook.ts (control verified, initial transaction only, amount never the callback's)
- *   initiatePayment with data.card_id → saved-card-payment.ts (a rebill of a saved card, no hosted page)
+ *   initiatePayment with data.card_id / payment_method → saved-card-payment.ts (no gateway call); the card is charged
+ *     once per payment collection by updatePayment with a CVV (the saved-card route) or by authorizePayment
  *   initiatePayment with data.recurring_charge → recurring-charge-payment.ts (a renewal's charge, already taken)
  *   account holders / payment methods (saved cards) → payment-methods.ts
  * Options are parsed once here; the gateway is reached through src/gateway-adapter. Errors reach Medusa as
@@ -33,7 +35,7 @@ import { storefrontSafe } from "../../payment-data/payer"
 import { uploadThreeDS } from "./three-ds"
 import { webhookAction } from "./webhook"
 import * as methods from "./payment-methods"
-import { payWithSavedCard, wantsSavedCard } from "./saved-card-payment"
+import * as savedCard from "./saved-card-payment"
 import { isRecurringCharge, recordRecurringCharge } from "./recurring-charge-payment"
 
 export { WEBHOOK_AMOUNT, WEBHOOK_ACTIONS } from "./webhook"
@@ -59,13 +61,16 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
 
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     if (isRecurringCharge(input.data)) return recordRecurringCharge(this.ctx(), input)
-    return wantsSavedCard(input.data) ? payWithSavedCard(this.ctx(), input) : startSession(this.ctx(), input)
+    return savedCard.wantsSavedCard(input.data) ? savedCard.startSavedCardSession(this.ctx(), input) : startSession(this.ctx(), input)
   }
 
   /** The direct flow's card step (POST /store/payneteasy/payment-sessions/:id/card), 3-D Secure uploads, or a refresh. */
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const raw = input.data ?? {}
     const data = readData(storefrontSafe(withoutTransient(raw)))
+    if (raw.pay_saved_card !== undefined && raw.pay_saved_card !== null) {
+      return savedCard.payNow(this.ctx(), data, raw.pay_saved_card)
+    }
     if (raw.threeDS !== undefined) {
       return uploadThreeDS(this.client_, data, raw.threeDS, (d) => this.getPaymentStatus({ data: d }))
     }
@@ -77,11 +82,14 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
 
   // `return await`: an async function returning a promise unwraps it with two extra microtask turns
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const data = readData(withoutTransient(input.data))
+    if (savedCard.isSavedCardSession(data)) return await savedCard.chargeSavedCard(this.ctx(), data, { newAttempt: false })
     return await this.getPaymentStatus(input)
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    return await checkStatus(this.ctx(), readData(withoutTransient(input.data)))
+    const data = readData(withoutTransient(input.data))
+    return savedCard.notChargedYet(data) ?? (await checkStatus(this.ctx(), data))
   }
 
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
@@ -91,6 +99,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
 
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const data = tryReadData(input.data)
+    if (savedCard.isSavedCardSession(data)) await savedCard.releaseSavedCardSession(this.ctx(), data)
     const released = data ? await releaseDeleted(this.ctx(), data) : undefined
     return { data: released ?? input.data }
   }

@@ -15,6 +15,11 @@ const cardBody = z.object({ card: cardSchema, payer: payerSchema.optional() })
 export const StorePaynetEasyCardBody = valueFreeBody(cardBody)
 export type StorePaynetEasyCardBodyType = z.output<typeof cardBody>
 
+/** POST /store/payneteasy/payment-sessions/:id/saved-card: the saved card's security code, for this one charge. */
+const savedCardBody = z.object({ cvv2: z.string().regex(/^[0-9]{3,4}$/, "cvv2 must be 3 or 4 digits").optional() })
+export const StorePaynetEasySavedCardBody = valueFreeBody(savedCardBody)
+export type StorePaynetEasySavedCardBodyType = z.output<typeof savedCardBody>
+
 /** POST /store/payneteasy/3ds/:session_id/{method,cres,pares} */
 export const StorePaynetEasyThreeDSBody = {
   method: valueFreeBody(threeDSUploadFields.method),
