@@ -141,6 +141,11 @@ export function updateRecurringPayment(c: Ctx): Record<string, string | number> 
   if (!Object.keys(changes).length && amountMinor === undefined && !card) {
     throw new Refusal("Nothing to update: send finish-date, max-repeats-number, period, interval, amount or a card", "recurring-payment-id")
   }
+  // steering (an `outcome` fault on UPDATE_RP_V4 other than approved): the gateway refuses the update, nothing changes
+  const steered = c.faults.outcomeFor(c.req.op.name)
+  if (steered && steered !== "approved") {
+    throw new Refusal(`The recurring payment ${rpId} cannot be updated now (refused by steering: ${steered})`, "recurring-payment-id", "2")
+  }
   const order = createOrder(c, { kind: "recurring-update", txType: "recurring-update", amountMinor: 0n }, (_o, serial) => ({
     type: "update-recurring-payment-response", status: "approved", "recurring-payment-id": rpId, "serial-number": serial,
   }))
