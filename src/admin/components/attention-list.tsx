@@ -11,6 +11,7 @@ const KIND_LABEL: Record<string, string> = {
   chargeback: "Chargeback",
   reconciliation_gave_up: "Reconciliation gave up",
   callback_failed: "Callback failed",
+  recurring_not_stopped: "Subscription not stopped",
 }
 
 export function AttentionList() {
