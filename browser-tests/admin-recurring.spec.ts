@@ -5,8 +5,8 @@
  * each time checked through Medusa's admin API: exactly `metadata.payneteasy_recurring` changes, other metadata stays.
  * Then a logged-in customer buys it: the order page shows the recurring payment made at the gateway, and after two
  * renewals run from the sandbox their two renewal orders, linked; it is cancelled after a confirmation that says what
- * cancelling cannot do at PaynetEasy; the customer's page lists the subscription. One whose set-up failed for good is set
- * up again with Retry set-up once the gateway answers. A guest's order shows why none was made.
+ * cancelling does at PaynetEasy, and the widget shows it stopped at the gateway; the customer's page lists the
+ * subscription. One whose set-up failed for good is set up again with Retry set-up once the gateway answers. A guest's order shows why none was made.
  */
 import { customerHostedOrder, registerCustomer } from "../integration-tests/helpers/store"
 import { DEFAULT_PROVIDERS, rsaKeyPair, TEST_CARD, useAdminApp } from "./helpers/admin-app"
@@ -153,10 +153,13 @@ it("order page: the recurring payment made from the order and its two renewal or
   // Cancel, after the confirmation (which says what cancelling can and cannot do at PaynetEasy).
   await app().gotoAdmin(`/orders/${orderId}`)
   await widget.getByTestId("payneteasy-recurring-cancel").click()
-  await expect(page.getByRole("alertdialog").textContent()).resolves.toContain("PaynetEasy documents no API call that stops a recurring payment")
+  await expect(page.getByRole("alertdialog").textContent()).resolves.toContain("asks PaynetEasy to stop the schedule")
   await page.getByRole("button", { name: "Yes, cancel it", exact: true }).click()
   await waitFor("the recurring payment to be cancelled", async () => (await recurringOf(orderId))[0].status === "cancelled")
   await waitFor("the widget to show it cancelled", async () => (await widget.getByTestId("payneteasy-recurring-status").textContent()) === "cancelled")
+  // which it was: stopped at the gateway (the sandbox's schedule stopped), not only here
+  expect(await widget.getByTestId("payneteasy-recurring-gateway-stop").getAttribute("data-stopped")).toBe("true")
+  expect(await widget.getByTestId("payneteasy-recurring-gateway-stop").textContent()).toContain("Stopped at the gateway")
   expect(await widget.getByTestId("payneteasy-recurring-cancel").count()).toBe(0)
 
   await app().gotoAdmin(`/customers/${customerId}`)

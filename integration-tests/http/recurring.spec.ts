@@ -4,7 +4,8 @@
  * public half the sandbox merchant holds, as saved-cards-v4.spec.ts) and the order.placed subscriber creates exactly one
  * recurring payment at the gateway; the sandbox's "next charge now" steering call drives renewals (approved → a new
  * order with a captured payment and the same total; declined → recorded + `payneteasy.recurring_payment.charge_failed`);
- * cancel; a guest order and a keyless registration get a visible "not set up" reason; a recurring payment that needs
+ * cancel, which stops the gateway's schedule (a lost reply settled by STATUS, a refusal reported and later charges
+ * flagged); a guest order and a keyless registration get a visible "not set up" reason; a recurring payment that needs
  * attention is set up again from the admin (retry): adopted when the gateway made it, made once when it did not.
  * Reconciliation (one tick run directly, with a clock moved past the due date): a charge whose callback was lost
  * becomes one renewal order and the late callback adds none; a charge the gateway never reports is flagged for a
@@ -68,10 +69,13 @@ medusaIntegrationTestRunner({
         const list = await listFor(orderId)
         return list.length && list.every((r: any) => r.status !== "pending") ? list : undefined
       })
-    const chargeNow = async (rpId: string, outcome: "approved" | "declined" | "lost") => {
-      const res = await fetch(`${sandbox().origin}/__sandbox/recurring-payments/${rpId}/charge`, {
+    const chargeRequest = (rpId: string, outcome: "approved" | "declined" | "lost") =>
+      fetch(`${sandbox().origin}/__sandbox/recurring-payments/${rpId}/charge`, {
         method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ outcome }),
       })
+    const today = () => new Date().toISOString().slice(0, 10)
+    const chargeNow = async (rpId: string, outcome: "approved" | "declined" | "lost") => {
+      const res = await chargeRequest(rpId, outcome)
       expect(res.status).toBe(200)
       return (await res.json()) as { orderid: string; status: string }
     }
@@ -163,16 +167,81 @@ medusaIntegrationTestRunner({
       expect([busy.status, busy.data.type, busy.data.message]).toEqual([409, "conflict", expect.stringMatching(/being changed by another request/)])
       expect((await listFor(order.id))[0].status).toBe("active")
 
-      // cancel: honest about the gateway; twice is the same; unknown id 404
+      // cancel: the gateway's schedule is stopped (update-recurring-payment, finish date today) and the answer says so
+      // only once the gateway confirmed; twice is the same and sends nothing more; unknown id 404
+      const updatesBefore = sandbox().control.requests().UPDATE_RP_V4 ?? 0
       const cancelled = await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin)
-      expect(cancelled.data).toMatchObject({ gateway_cancelled: false, note: expect.stringMatching(/merchant portal/), recurring_payment: { id: rp.id, status: "cancelled" } })
-      expect((await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin)).data.recurring_payment.status).toBe("cancelled")
+      expect(cancelled.data).toMatchObject({
+        gateway_cancelled: true, note: expect.stringMatching(/stopped the schedule/),
+        recurring_payment: { id: rp.id, status: "cancelled", gateway_cancel: "stopped", gateway_cancel_reason: null },
+      })
+      expect(sandbox().control.recurringPayment(rp.recurring_payment_id).schedule!).toMatchObject({ state: "stopped", finishDate: today() })
+      const twice = await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin)
+      expect(twice.data).toMatchObject({ gateway_cancelled: true, recurring_payment: { status: "cancelled", gateway_cancel: "stopped" } })
+      expect((sandbox().control.requests().UPDATE_RP_V4 ?? 0) - updatesBefore).toBe(1)
       const missing = await api.post(`/admin/payneteasy/recurring-payments/pnerp_NOPE0000000000/cancel`, {}, admin).catch((e: any) => e.response)
       expect(missing.status).toBe(404)
-      // a charge the gateway still makes after the cancel is flagged, never an order
-      const after = await chargeNow(rp.recurring_payment_id, "approved")
+      // the stopped schedule charges nothing: "the next charge now" is refused at the gateway, nothing is recorded
+      const chargesBefore = (await listFor(order.id))[0].charges.length
+      const steered = await chargeRequest(rp.recurring_payment_id, "approved")
+      expect([steered.status, (await steered.json()).error]).toEqual([400, expect.stringMatching(/stopped/)])
+      expect(sandbox().control.recurringPayment(rp.recurring_payment_id).schedule!.chargeOrderids).toHaveLength(chargesBefore)
+      await new Promise((r) => setTimeout(r, 500))
+      expect((await listFor(order.id))[0].charges).toHaveLength(chargesBefore)
+    })
+
+    it("cancel with the stop request's reply lost: settled by STATUS on its own client-orderid, never assumed; STATUS down too: not claimed, a person is asked, cancelling again settles it without a second request", async () => {
+      const customer = await registerCustomer(api, eur, "cancel-lost")
+      const [rp] = await settledFor((await buy(V4_PROVIDER, customer.headers)).id)
+      sandbox().control.addFault({ kind: "response-lost", operation: "UPDATE_RP_V4", times: 1 })
+      const before = sandbox().control.requests()
+      const res = await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin)
+      const after = sandbox().control.requests()
+      expect(res.data).toMatchObject({ gateway_cancelled: true, recurring_payment: { status: "cancelled", gateway_cancel: "stopped" } })
+      expect((after.UPDATE_RP_V4 ?? 0) - (before.UPDATE_RP_V4 ?? 0)).toBe(1)
+      expect((after.STATUS ?? 0) - (before.STATUS ?? 0)).toBeGreaterThanOrEqual(1)
+      expect(sandbox().control.recurringPayment(rp.recurring_payment_id).schedule!.state).toBe("stopped")
+
+      // the reply lost and STATUS failing: the gateway did stop it, but nobody here can tell, so it is not claimed
+      const other = await registerCustomer(api, eur, "cancel-lost-2")
+      const [rp2] = await settledFor((await buy(V4_PROVIDER, other.headers)).id)
+      sandbox().control.addFault({ kind: "response-lost", operation: "UPDATE_RP_V4", times: 1 })
+      sandbox().control.addFault({ kind: "http-500", operation: "STATUS", times: 1000 })
+      const before2 = sandbox().control.requests().UPDATE_RP_V4 ?? 0
+      let unsure: any
+      try {
+        unsure = await api.post(`/admin/payneteasy/recurring-payments/${rp2.id}/cancel`, {}, admin)
+      } finally {
+        sandbox().control.clearFaults()
+      }
+      expect(unsure.data).toMatchObject({
+        gateway_cancelled: false, note: expect.stringMatching(/could not be confirmed/),
+        recurring_payment: { status: "cancelled", gateway_cancel: "unknown", gateway_cancel_reason: expect.stringMatching(/STATUS could not tell/) },
+      })
+      expect(sandbox().control.recurringPayment(rp2.recurring_payment_id).schedule!.state).toBe("stopped")
+      const attention = (await api.get(`/admin/payneteasy/attention`, admin)).data
+      expect(JSON.stringify(attention)).toContain(rp2.id)
+      // cancelling again once STATUS answers: STATUS on the same client-orderid confirms it; nothing is sent again
+      const settled = await api.post(`/admin/payneteasy/recurring-payments/${rp2.id}/cancel`, {}, admin)
+      expect(settled.data).toMatchObject({ gateway_cancelled: true, recurring_payment: { status: "cancelled", gateway_cancel: "stopped", gateway_cancel_reason: null } })
+      expect((sandbox().control.requests().UPDATE_RP_V4 ?? 0) - before2).toBe(1)
+    })
+
+    it("cancel refused by the gateway: 200 with gateway_cancelled false and why, cancelled here; a later charge is flagged for a refund, never an order", async () => {
+      const customer = await registerCustomer(api, eur, "cancel-refused")
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      sandbox().control.addFault({ kind: "outcome", status: "error", operation: "UPDATE_RP_V4", times: 1 })
+      const res = await api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin)
+      expect(res.status).toBe(200)
+      expect(res.data).toMatchObject({
+        gateway_cancelled: false, note: expect.stringMatching(/refused.*merchant portal/s),
+        recurring_payment: { status: "cancelled", gateway_cancel: "refused", gateway_cancel_reason: expect.stringMatching(/refused/) },
+      })
+      expect(sandbox().control.recurringPayment(rp.recurring_payment_id).schedule!.state).toBe("active")
+      const charge = await chargeNow(rp.recurring_payment_id, "approved")
       const unmatched = await waitFor("the post-cancel charge", async () =>
-        (await listFor(order.id))[0].charges.find((c: any) => c.gateway_order_id === after.orderid))
+        (await listFor(order.id))[0].charges.find((c: any) => c.gateway_order_id === charge.orderid))
       expect(unmatched).toMatchObject({ status: "unmatched", renewal_order_id: null, note: expect.stringMatching(/cancelled/) })
     })
 

@@ -6,6 +6,8 @@ export { PaynetEasyClient } from "./client"
 export type { GatewayConfig } from "./config"
 export type { RequestFields, PreparedRequest } from "./request"
 export { prepareRequest, ACCEPT, CONTENT_TYPE } from "./request"
+export { stopRecurringPaymentFields, finishDateField } from "./recurring-update"
+export type { StopRecurringPayment } from "./recurring-update"
 export {
   GatewayError,
   GatewayConfigError,

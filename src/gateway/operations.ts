@@ -145,6 +145,20 @@ export const createRecurringPaymentResponse = z.looseObject({
   "serial-number": optionalStr,
 })
 
+/**
+ * update-recurring-payment's reply (doc.payneteasy.com …/api_v4_update-recurring-payment.html): a synchronous command
+ * whose response the page does not tabulate; its sibling process-recurring-payments documents `type`
+ * (`process-recurring-payment-response` | validation-error | error), `status` and `serial-number`, so this reads the
+ * same shape (type `update-recurring-payment-response`). An error reply never reaches this schema (errorResponse).
+ */
+export const updateRecurringPaymentResponse = z.looseObject({
+  type: optionalStr,
+  "recurring-payment-id": optionalStr,
+  // a recurring payment's own state, not a transaction status: kept as the gateway wrote it
+  status: optionalStr,
+  "serial-number": optionalStr,
+})
+
 /** Both error shapes: `type=validation-error|error` with the gateway's code and message (notes §3, §12). */
 export const errorResponse = z.looseObject({
   type: z.enum(["validation-error", "error"]),
@@ -308,6 +322,17 @@ export const OPERATIONS = {
     optional: ["rp_card_type", "order_desc", "cardrefid", "card-ref-id", "credit-card-number", "server_callback_url", "country", "city",
       "zip-code", "address1", "first-name", "last-name", "customer-ip", "email", "start-date", "max-repeats-number"],
     movesMoney: true, clientOrderIdField: "client-orderid", response: createRecurringPaymentResponse,
+  }),
+  UPDATE_RP_V4: op({
+    // doc.payneteasy.com/integration/API_commands/api_v4_update-recurring-payment.html: finds the profile by
+    // recurring-payment-id and updates it; "upon reaching finish date, Recurring payment will go into stop status"
+    // (recurring/gateway-calls.ts stops a schedule with finish-date). The card fields are conditional (only with a
+    // new card number) in the current page, so none is required here.
+    name: "UPDATE_RP_V4", path: "/api/v4/update-recurring-payment", version: "v4", auth: RSA,
+    required: ["client-orderid", "recurring-payment-id"],
+    optional: ["finish-date", "start-date", "max-repeats-number", "period", "interval", "amount", "currency", "order_desc",
+      "credit-card-number", "card-printed-name", "expire-year", "expire-month"],
+    movesMoney: true, clientOrderIdField: "client-orderid", response: updateRecurringPaymentResponse,
   }),
   PAYOUT_V4_CHECK: op({
     name: "PAYOUT_V4_CHECK", path: "/api/v4/payout-check", version: "v4", auth: RSA,

@@ -4,7 +4,7 @@
  */
 import type { OperationName } from "../gateway/operations"
 import type { Ctx } from "./api-context"
-import { cardInfo, createCardRef, createRecurringPayment } from "./api-cards"
+import { cardInfo, createCardRef, createRecurringPayment, updateRecurringPayment } from "./api-cards"
 import { capture, refund, status, uploadCRes, uploadMethodResult, uploadPaRes, voidOrder } from "./api-followups"
 import { directCardPayment, hostedCardPayment, rebill } from "./api-payments"
 import { panEligibility, payout, payoutForm, payoutPay, transfer } from "./api-payouts"
@@ -28,6 +28,7 @@ export const HANDLERS: Record<OperationName, Handler> = {
   CARDINFO: cardInfo,
   REBILL: rebill,
   CREATE_RP_V4: createRecurringPayment,
+  UPDATE_RP_V4: updateRecurringPayment,
   PAYOUT: payout,
   PAYOUT_V4_CHECK: payout,
   PAYOUT_V4_PAY: payoutPay,

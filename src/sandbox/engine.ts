@@ -13,6 +13,8 @@ import { Timers } from "./timers"
 
 export type FinalStatus = Exclude<TxStatus, "processing">
 
+const SYNCHRONOUS_TX_TYPES = new Set(["payout-check", "recurring-payment", "recurring-update"])
+
 export class Engine {
   private readonly timers = new Timers()
 
@@ -93,9 +95,9 @@ export class Engine {
     if (order.threeDS?.pending) order.threeDS.pending = false
     if (status === "approved") this.applyApproval(order, tx)
     this.note(order, `${tx.type} ${status}${tx.error ? ` (${tx.error.code} ${tx.error.message})` : ""}`)
-    // payout-check and create-recurring-payment are answered synchronously: no callback (a recurring payment's
-    // charges each have their own, recurring.ts)
-    if (FINAL.has(status) && tx.type !== "payout-check" && tx.type !== "recurring-payment") this.callbacks.send(order, tx)
+    // payout-check and create- / update-recurring-payment are answered synchronously: no callback (a recurring
+    // payment's charges each have their own, recurring.ts)
+    if (FINAL.has(status) && !SYNCHRONOUS_TX_TYPES.has(tx.type)) this.callbacks.send(order, tx)
     if (status === "approved" && order.capturedMinor > 0n && !order.settled && this.opts.settleAfterMs !== undefined) {
       this.later(this.opts.settleAfterMs, () => this.settle(order))
     }

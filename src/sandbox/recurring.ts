@@ -8,6 +8,11 @@
  * exactly like every other callback (control = sha1(status + orderid + client_orderid + control key)); it carries
  * `recurring-payment-id` besides. Outcomes: "approved", "declined", or "lost" (approved at the gateway, but the
  * callback never leaves: what a merchant sees when its endpoint was down for all retries).
+ *
+ * update-recurring-payment (api-cards.ts) may set a finish date (`finish-date`, YYYY-MM-DD) or a number of charges
+ * (`max-repeats-number`): "upon reaching finish date, Recurring payment will go into stop status" (the vendor's update
+ * page). A stopped schedule charges nothing, and "the next charge now" on it is refused; so is a next charge that
+ * would fall after the finish date (the schedule stops instead).
  */
 import { randomBytes } from "node:crypto"
 import { nextChargeDate } from "../gateway/schedule"
@@ -30,11 +35,28 @@ export function recurringOrder(store: Store, rpId: string): Order {
   return order
 }
 
+const isoDay = (d: Date) => d.toISOString().slice(0, 10)
+
+/**
+ * Puts the schedule into stop status when it has reached its finish date or its number of charges, or when its next
+ * charge would fall after the finish date; returns the state.
+ */
+export function settleSchedule(schedule: RecurringSchedule, now: Date = new Date()): RecurringSchedule["state"] {
+  if (schedule.state !== "active") return schedule.state
+  const finished = schedule.finishDate !== undefined &&
+    (isoDay(now) >= schedule.finishDate || isoDay(new Date(schedule.nextChargeAt)) > schedule.finishDate)
+  const repeated = schedule.maxRepeats !== undefined && schedule.chargeOrderids.length >= schedule.maxRepeats
+  if (finished || repeated) schedule.state = "stopped"
+  return schedule.state
+}
+
 /** Runs the recurring payment's next charge now; returns the charge order. */
 export function runNextCharge(store: Store, engine: Engine, rpId: string, outcome: ChargeOutcome): Order {
   const rp = recurringOrder(store, rpId)
   const schedule = rp.schedule as RecurringSchedule
-  if (schedule.state !== "active") throw new Error(`recurring payment ${rpId} is ${schedule.state}`)
+  if (settleSchedule(schedule) !== "active") {
+    throw new Error(`recurring payment ${rpId} is ${schedule.state}${schedule.finishDate ? ` (finish date ${schedule.finishDate})` : ""}: it makes no charge`)
+  }
   if (!(CHARGE_OUTCOMES as readonly string[]).includes(outcome)) throw new Error(`outcome must be one of ${CHARGE_OUTCOMES.join(", ")}`)
   const n = schedule.chargeOrderids.length + 1
   const tx: Txn = {

@@ -21,6 +21,7 @@ export type OrderKind =
   | "pan-eligibility"
   | "recurring-payment"
   | "recurring-charge"
+  | "recurring-update"
 
 /** One transaction on an order: the initial one, then captures, reversals, a void, chargebacks, a payout pay. */
 export interface Txn {
@@ -97,6 +98,10 @@ export interface RecurringSchedule {
   /** orderids of the charges made so far, oldest first. */
   chargeOrderids: string[]
   state: "active" | "stopped"
+  /** YYYY-MM-DD (UTC) set by update-recurring-payment: on reaching it the schedule stops (recurring.ts). */
+  finishDate?: string
+  /** max-repeats-number: the schedule stops once it has made this many charges. */
+  maxRepeats?: number
 }
 
 export interface CardRef {

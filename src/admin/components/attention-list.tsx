@@ -12,6 +12,7 @@ const KIND_LABEL: Record<string, string> = {
   reconciliation_gave_up: "Reconciliation gave up",
   reply_mismatch: "Reply about another payment",
   callback_failed: "Callback failed",
+  recurring_not_stopped: "Subscription not stopped",
 }
 
 export function AttentionList() {

@@ -1,8 +1,9 @@
 /**
  * One recurring payment as the order page shows it: schedule, amount, status, the gateway's recurring-payment-id, next
  * charge, why it is not set up or needs a person (reason), every charge with its renewal order linked, and Cancel
- * after a confirmation that says honestly what cancelling does: PaynetEasy documents no call that stops a recurring
- * payment (README), so cancelling stops renewal orders in Medusa and the merchant stops it in the PaynetEasy portal.
+ * after a confirmation that says what cancelling does: it stops renewal orders in Medusa and asks the gateway to stop
+ * the schedule (update-recurring-payment, finish date today). A cancelled one says which it was: stopped at the
+ * gateway, or cancelled here only, with the reason (the gateway refused, or the stop could not be confirmed).
  * One that needs attention can be set up again (Retry set-up) once a person has checked the gateway: a recurring
  * payment the gateway did make is found by STATUS and adopted, never made twice.
  */
@@ -19,7 +20,25 @@ const money = (amount: string | null | undefined, currency: string | null | unde
 
 const CANCELLABLE = new Set(["active", "needs_attention"])
 const CANCEL_LIMITS =
-  "PaynetEasy documents no API call that stops a recurring payment: cancelling here stops renewal orders in Medusa; stop it in the PaynetEasy merchant portal too (charges it still makes are flagged for a refund)."
+  "Cancelling stops renewal orders in Medusa and asks PaynetEasy to stop the schedule (its finish date becomes today). If the gateway refuses or cannot confirm, you are told: stop it in the PaynetEasy merchant portal then (charges it still makes are flagged for a refund)."
+
+/** What the gateway's schedule did when it was cancelled here (models/recurring-payment.ts `gateway_cancel`). */
+function gatewayStop(rp: RecurringPayment): { text: string; ok: boolean } | null {
+  if (rp.status !== "cancelled") return null
+  switch (rp.gateway_cancel) {
+    case "stopped":
+      return { ok: true, text: "Stopped at the gateway: no further charges." }
+    case "refused":
+      return { ok: false, text: `Cancelled here only: the gateway refused to stop the schedule (${rp.gateway_cancel_reason}). Stop it in the PaynetEasy merchant portal.` }
+    case "unknown":
+    case "pending":
+      return { ok: false, text: `Cancelled here only: stopping the schedule at the gateway could not be confirmed (${rp.gateway_cancel_reason ?? "no answer yet"}). Cancel again to ask the gateway, or check the merchant portal.` }
+    default:
+      return rp.recurring_payment_id
+        ? { ok: false, text: "Cancelled here only: the gateway was not asked to stop the schedule. Cancel again to stop it there." }
+        : null
+  }
+}
 
 const RETRY_NOTE =
   "Set it up again once the gateway answers: a recurring payment the gateway already made for it is found and adopted, never made twice."
@@ -40,6 +59,9 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
       onError: (e) => toast.error(errorText(e)),
     })
 
+  const stop = gatewayStop(rp)
+  const canCancel = CANCELLABLE.has(rp.status) || (rp.status === "cancelled" && !!rp.recurring_payment_id && rp.gateway_cancel !== "stopped")
+
   const onCancel = async () => {
     const ok = await prompt({
       title: "Cancel this subscription?",
@@ -49,7 +71,10 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
     })
     if (!ok) return
     cancel.mutate(rp.id, {
-      onSuccess: (r) => toast.success("Subscription cancelled", { description: r.note }),
+      onSuccess: (r) =>
+        r.gateway_cancelled
+          ? toast.success("Subscription cancelled and stopped at the gateway", { description: r.note })
+          : toast.warning("Subscription cancelled here only", { description: r.note }),
       onError: (e) => toast.error(errorText(e)),
     })
   }
@@ -73,6 +98,11 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
           <Field label="Cancelled" value={`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`} mono={false} />
         )}
       </div>
+      {stop && (
+        <Text size="small" className={stop.ok ? "text-ui-fg-subtle" : "text-ui-fg-error"} data-testid="payneteasy-recurring-gateway-stop" data-stopped={stop.ok}>
+          {stop.text}
+        </Text>
+      )}
       {rp.reason && (
         <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-recurring-reason">{rp.reason}</Text>
       )}
@@ -121,11 +151,11 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
           </Button>
         </div>
       )}
-      {CANCELLABLE.has(rp.status) && (
+      {canCancel && (
         <div className="flex items-center justify-between gap-x-3">
           <Text size="xsmall" className="text-ui-fg-muted">{CANCEL_LIMITS}</Text>
           <Button size="small" variant="danger" className="shrink-0" onClick={onCancel} isLoading={cancel.isPending} data-testid="payneteasy-recurring-cancel">
-            Cancel subscription
+            {rp.status === "cancelled" ? "Stop at the gateway" : "Cancel subscription"}
           </Button>
         </div>
       )}

@@ -41,6 +41,9 @@ export type RecurringPayment = {
   created_at: string
   cancelled_at: string | null
   cancelled_by: string | null
+  /** What the gateway's schedule did on cancel: stopped, refused, unknown (pending while asking); null = not asked. */
+  gateway_cancel: "pending" | "stopped" | "refused" | "unknown" | null
+  gateway_cancel_reason: string | null
 }
 
 export type RecurringFilter = { order_id: string } | { customer_id: string }

@@ -78,7 +78,7 @@ export interface OrderPanel {
 
 export interface AttentionItem {
   id: string
-  kind: "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch"
+  kind: "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch" | "recurring_not_stopped"
   title: string
   what_to_do: string
   detail: string | null

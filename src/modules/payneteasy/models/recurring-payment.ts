@@ -12,7 +12,11 @@
  * - failed: the gateway refused the request (reason = its message);
  * - needs_attention: the reply was lost and STATUS could not tell whether it exists, or a charge is overdue past the
  *   grace period and the gateway reports none (reconciliation): a person must check the gateway;
- * - cancelled: cancelled in the admin (see README: the gateway documents no cancel call).
+ * - cancelled: cancelled in the admin; `gateway_cancel` says what the gateway's schedule did (workflows/payneteasy/
+ *   recurring/cancel.ts): `pending` (the stop request is being sent, or the process died while sending it), `stopped`
+ *   (the gateway confirmed: finish date today), `refused` (the gateway refused, `gateway_cancel_reason` says why: stop
+ *   it in the merchant portal), `unknown` (the reply was lost and STATUS could not tell: a person checks; cancelling
+ *   again asks STATUS first). Null for a row cancelled before the gateway was asked, or with nothing at the gateway.
  *
  * `card_ref_id` never leaves the backend (admin routes show brand / last four only). `items` are the subscription
  * lines a renewal order repeats; `amount` is exact major units of `currency_code` (what each charge takes).
@@ -21,6 +25,7 @@ import { model } from "@medusajs/framework/utils"
 
 export const RECURRING_PERIODS = ["day", "week", "month", "year"] as const
 export const RECURRING_STATUSES = ["pending", "active", "not_set_up", "failed", "needs_attention", "cancelled"] as const
+export const GATEWAY_CANCEL_STATES = ["pending", "stopped", "refused", "unknown"] as const
 
 export const PaynetEasyRecurringPayment = model
   .define("payneteasy_recurring_payment", {
@@ -47,6 +52,8 @@ export const PaynetEasyRecurringPayment = model
     next_check_at: model.dateTime().nullable(),
     cancelled_at: model.dateTime().nullable(),
     cancelled_by: model.text().nullable(),
+    gateway_cancel: model.enum([...GATEWAY_CANCEL_STATES]).nullable(),
+    gateway_cancel_reason: model.text().nullable(),
   })
   .indexes([
     { name: "IDX_payneteasy_recurring_payment_schedule_unique", on: ["order_id", "period", "interval"], unique: true },

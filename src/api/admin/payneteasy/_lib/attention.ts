@@ -6,7 +6,9 @@
  * - `reconciliation_gave_up`: any other watch reconciliation flagged (no final status after an hour, a follow-up
  *   the gateway declined later);
  * - `callback_failed`: a callback-log row whose processing failed (the reconciliation retries it for a day; it stays
- *   here until it succeeds or someone marks it handled).
+ *   here until it succeeds or someone marks it handled);
+ * - `recurring_not_stopped`: a recurring payment cancelled here whose schedule the gateway did not confirm stopped
+ *   (refused, or a lost reply STATUS could not settle): it may still charge the customer.
  * Each item says what to do. Marking one handled records who and when (payneteasy_attention_handled) and keeps the
  * item visible under `handled=true`. The lists read are bounded (MAX_SOURCE_ROWS each); pagination is over the
  * merged, newest-first list.
@@ -17,12 +19,12 @@ import { userEmails } from "./users"
 import { REPLY_MISMATCH_NOTE } from "../../../../payment-data/reply-match"
 import { PAYNETEASY_MODULE } from "../../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../../modules/payneteasy/service"
-import type { CallbackRow, ReconciliationRow } from "../../../../modules/payneteasy/service"
+import type { CallbackRow, ReconciliationRow, RecurringPaymentRow } from "../../../../modules/payneteasy/service"
 
 export const MAX_SOURCE_ROWS = 1000
 const CHARGEBACK_TYPES = /chargeback|retrieval|dispute|fraud/i
 
-export type AttentionKind = "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch"
+export type AttentionKind = "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch" | "recurring_not_stopped"
 
 export interface AttentionItem {
   id: string
@@ -131,6 +133,26 @@ function watchBase(w: ReconciliationRow) {
   }
 }
 
+function fromUnstoppedRecurring(r: RecurringPaymentRow): AttentionItem {
+  return {
+    id: r.id,
+    kind: "recurring_not_stopped",
+    title: `Cancelled subscription ${r.id} may still charge (gateway recurring payment ${r.recurring_payment_id})`,
+    what_to_do: r.gateway_cancel === "refused"
+      ? "The gateway refused to stop the schedule. Stop it in the PaynetEasy merchant portal (Orders → Recurring payments); refund any charge it still makes (they are flagged on the recurring payment)."
+      : "Stopping the schedule could not be confirmed. Cancel it again from the order page (the gateway is asked by STATUS, nothing is sent twice), or check it in the PaynetEasy merchant portal.",
+    detail: r.gateway_cancel_reason,
+    session_id: null,
+    orderid: r.recurring_payment_id,
+    client_orderid: null,
+    amount: r.amount,
+    currency: r.currency_code,
+    order_id: r.order_id,
+    occurred_at: new Date(r.cancelled_at ?? r.updated_at).toISOString(),
+    handled: null,
+  }
+}
+
 async function ordersBySession(container: MedusaContainer, sessionIds: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>()
   const unique = [...new Set(sessionIds)]
@@ -154,10 +176,11 @@ async function ordersBySession(container: MedusaContainer, sessionIds: string[])
 /** All attention items (handled ones included), newest first. */
 export async function attentionItems(container: MedusaContainer): Promise<AttentionItem[]> {
   const service = svc(container)
-  const [callbacks, chargebacks, watches] = await Promise.all([
+  const [callbacks, chargebacks, watches, unstopped] = await Promise.all([
     service.listPaynetEasyCallbacks({ outcome: ["flagged", "failed"] }, { order: { received_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<CallbackRow[]>,
     service.listPaynetEasyCallbacks({ type: { $ilike: "%chargeback%" } } as Record<string, unknown>, { order: { received_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<CallbackRow[]>,
     service.listPaynetEasyReconciliations({ state: "flagged" }, { order: { last_checked_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<ReconciliationRow[]>,
+    service.listPaynetEasyRecurringPayments({ status: "cancelled", gateway_cancel: ["refused", "unknown"] } as Record<string, unknown>, { take: MAX_SOURCE_ROWS }) as unknown as Promise<RecurringPaymentRow[]>,
   ])
   const seen = new Set<string>()
   const items: AttentionItem[] = []
@@ -169,7 +192,7 @@ export async function attentionItems(container: MedusaContainer): Promise<Attent
   }
   // A watch flagged for a ledger entry whose declined callback-log row is already listed says the same thing twice;
   // both are kept, as each has its own "handled".
-  items.push(...watches.map(fromWatch))
+  items.push(...watches.map(fromWatch), ...unstopped.map(fromUnstoppedRecurring))
   const orders = await ordersBySession(container, items.map((i) => i.session_id).filter((s): s is string => !!s))
   const handled = items.length
     ? ((await service.listPaynetEasyAttentionHandleds({ item_id: items.map((i) => i.id) }, { take: items.length })) as any[])

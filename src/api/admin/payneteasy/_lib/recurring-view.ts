@@ -17,6 +17,7 @@ export function recurringPaymentView(r: RecurringPaymentRow, charges: RecurringC
     currency_code: r.currency_code, period: r.period, interval: r.interval, status: r.status, reason: r.reason,
     card: r.card_last4 ? { brand: r.card_brand, last4: r.card_last4 } : null, next_charge_at: r.next_charge_at,
     created_at: r.created_at, cancelled_at: r.cancelled_at, cancelled_by: r.cancelled_by,
+    gateway_cancel: r.gateway_cancel, gateway_cancel_reason: r.gateway_cancel_reason,
     charges: charges.filter((c) => c.recurring_payment_row_id === r.id).map(chargeView),
   }
 }
