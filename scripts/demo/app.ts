@@ -18,15 +18,15 @@ import path from "node:path"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PROVIDER_SOURCE, REPO_ROOT } from "../../integration-tests/helpers/paths"
 import { sourcePluginDir } from "../../integration-tests/helpers/source-plugin"
-import { shopPageHtml, SHOP_PATH, thankYouHtml } from "./shop"
+import { serveShop, STOREFRONT_RETURN_PATH } from "./shop"
 import { DemoCheckError } from "./steps"
 
 export const DEMO_DIR = path.join(REPO_ROOT, ".demo")
 export const APP_DIR = path.join(DEMO_DIR, "app")
 export const LOG_DIR = path.join(DEMO_DIR, "logs")
 export const ADMIN_PATH = "/app"
-/** Where the return route sends the shopper after the hosted page (the demo serves a tiny page there). */
-export const STOREFRONT_RETURN_PATH = "/payneteasy-demo/thank-you"
+/** Where the return route sends the shopper after the hosted page (the demo shop's return page, scripts/demo/shop.ts). */
+export { STOREFRONT_RETURN_PATH }
 
 export interface DemoAppConfig {
   backendUrl: string
@@ -156,9 +156,10 @@ export async function bootApp(appDir: string, port: number): Promise<RunningApp>
   // Like `medusa start`, run from the app directory: the admin dev server keeps its files under <cwd>/.medusa/client.
   process.chdir(appDir)
   const app = express()
-  // The demo's storefront (scripts/demo/shop.ts): a page to pay by hand, and the page the return route sends to.
-  app.get(STOREFRONT_RETURN_PATH, (_req: unknown, res: { type(t: string): { send(b: string): void } }) => res.type("html").send(thankYouHtml()))
-  app.get(SHOP_PATH, (_req: unknown, res: { type(t: string): { send(b: string): void } }) => res.type("html").send(shopPageHtml()))
+  // The demo's storefront (scripts/demo/shop.ts): the kit-built shop page, its script, and the page the return route sends to.
+  app.use((req: { url?: string }, res: Parameters<typeof serveShop>[1], next: () => void) => {
+    if (!serveShop(req.url, res)) next()
+  })
   const { container, shutdown } = await loaders({ directory: appDir, expressApp: app })
   // As `medusa start` does (@medusajs/medusa commands/start.js): /health is registered after the loaders, so it passes
   // through Medusa's app-wide middleware (request logging, cookies, session) like any request (bench: its floor).

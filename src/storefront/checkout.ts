@@ -99,6 +99,8 @@ export type PaymentOutcome =
   | { type: "declined"; error: GatewayError; sessionId?: string }
   /** Still not decided when the time limit ran out: show "being confirmed", never pay again at once. */
   | { type: "pending"; sessionId?: string }
+  /** The gateway asks the shopper for a step first (3-D Secure): follow it, the bank's page returns to the return URL. */
+  | { type: "action"; step: Extract<NextStep, { type: "redirect" | "html" }>; sessionId?: string }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined)
 
@@ -204,7 +206,12 @@ const statusOf = (e: unknown): number | undefined => (e as { status?: number } |
  * request that ever carries the card — and returns the next step: complete, a 3-D Secure redirect or HTML, pending,
  * or declined with the gateway's reason. The card is not kept anywhere by the kit.
  */
-export async function submitCard(sdk: StoreSdk, sessionId: string, card: CardInput, options: { payer?: Payer } = {}): Promise<NextStep> {
+export async function submitCard(
+  sdk: StoreSdk,
+  sessionId: string,
+  card: CardInput,
+  options: { payer?: Payer; /** Lets a decline carry the gateway's error code (read from the cart's session). */ cartId?: string } = {}
+): Promise<NextStep> {
   const exp = parseExpiry(card.expiry)
   if (!exp) throw new PaynetEasyCheckoutError("The expiry date is not a month and year", 400)
   const body = {
@@ -218,7 +225,11 @@ export async function submitCard(sdk: StoreSdk, sessionId: string, card: CardInp
     )
     return nextStep(payment_session)
   } catch (e) {
-    if (statusOf(e) === 402) return { type: "declined", sessionId, error: { message: (e as Error).message } }
+    if (statusOf(e) === 402) {
+      const session = options.cartId ? await readPaymentSession(sdk, options.cartId).catch(() => undefined) : undefined
+      const error = session?.id === sessionId ? (session.data?.error as GatewayError | null | undefined) : undefined
+      return { type: "declined", sessionId, error: error ?? { message: (e as Error).message } }
+    }
     throw new PaynetEasyCheckoutError((e as Error).message, statusOf(e))
   }
 }
@@ -325,9 +336,9 @@ export async function waitForOrder(sdk: StoreSdk, cartId: string, options: WaitO
     if (done.type === "not_authorized") {
       const session = await readPaymentSession(sdk, cartId, options.headers)
       sessionId = session?.id
-      if (session && (session.status === "error" || session.status === "canceled")) {
-        return { type: "declined", error: (session.data?.error as GatewayError | null) ?? {}, sessionId }
-      }
+      const step = session && nextStep(session)
+      if (step?.type === "declined") return { type: "declined", error: step.error, sessionId }
+      if (session?.status === "requires_more" && (step?.type === "redirect" || step?.type === "html")) return { type: "action", step, sessionId }
     }
     options.onPending?.()
     if (Date.now() + delay > deadline) return { type: "pending", sessionId }

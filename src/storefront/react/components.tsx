@@ -107,7 +107,7 @@ export function DirectCardForm({ cart, providerId, saveCard, onOrder }: PayProps
     void run(async () => {
       try {
         if (!sessionId.current) sessionId.current = (await startPayment(sdk, cart, { providerId, saveCard })).id
-        const step = await submitCard(sdk, sessionId.current, card)
+        const step = await submitCard(sdk, sessionId.current, card, { cartId: cart.id })
         if (step.type === "declined") sessionId.current = step.sessionId
         return step
       } finally {
@@ -293,7 +293,9 @@ export function PaymentReturn({ providerId, renderOrder, onCardNeeded, timeoutMs
       </p>
     )
   }
-  if (state.type === "pending") return <p className="pne-status pne-status-pending" role="status">{messages.notConfirmed}</p>
+  if (state.type === "pending" || state.type === "action") {
+    return <p className="pne-status pne-status-pending" role="status">{messages.notConfirmed}</p>
+  }
   return (
     <div className="pne-return-declined">
       <p className="pne-status pne-status-declined" role="alert">{declineMessage(messages, state.error)}</p>

@@ -27,6 +27,9 @@ export function usePaymentRun(cartId: string | undefined, onOrder?: (order: Orde
       if (outcome.type === "order") {
         setState({ status: "done", order: outcome.order, message: format(messages.orderPlaced, { display_id: outcome.order.display_id }) })
         onOrder?.(outcome.order)
+      } else if (outcome.type === "action") {
+        setState({ status: "working", message: messages.threeDSecure })
+        followStep(outcome.step)
       } else if (outcome.type === "declined") {
         setState({ status: "declined", message: declineMessage(messages, outcome.error) })
       } else {
