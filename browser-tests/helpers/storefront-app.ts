@@ -76,6 +76,7 @@ export function useStorefrontApp(): () => StorefrontApp {
     const appEnv = childEnv({
       PNE_ADMIN_APP_PROVIDERS: JSON.stringify(registrations),
       PNE_APP_ADMIN_DISABLED: "true",
+      PNE_APP_STORE_CORS: shop.url,
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     })
     const template = await ensureTemplate(appEnv, [HOSTED, DIRECT])

@@ -129,7 +129,12 @@ function Shop() {
         <section id="cart" data-cart-id={cart.id}>
           <p>One demo product, total <b id="cart-total">{formatAmount(cart.total, cart.currency_code)}</b></p>
           {order ? (
-            <OrderPlaced order={order} />
+            <>
+              <OrderPlaced order={order} />
+              <button type="button" onClick={() => (query.delete("cart_id"), start(email).catch((e) => setError((e as Error).message)))}>
+                Shop again
+              </button>
+            </>
           ) : (
             <>
               <fieldset>
