@@ -4,7 +4,7 @@
  */
 import fc from "fast-check"
 import {
-  cardBrand, cardErrors, createMessages, declineMessage, isPaynetEasy, luhnValid, MESSAGES, nextStep, parseExpiry, payerFromCart,
+  cardBrand, cardErrors, createMessages, createReturnHandler, declineMessage, isPaynetEasy, luhnValid, MESSAGES, nextStep, parseExpiry, payerFromCart,
   readReturnParams, waitForOrder, type StoreSdk,
 } from ".."
 
@@ -119,5 +119,39 @@ describe("waitForOrder", () => {
   it("the time limit ends as pending, never as declined", async () => {
     const { sdk } = scripted(Array(50).fill(notAuthorized), Array(50).fill({ status: "pending" }))
     await expect(waitForOrder(sdk, "c", { initialDelayMs: 5, timeoutMs: 30 })).resolves.toEqual({ type: "pending", sessionId: "ps" })
+  })
+})
+
+describe("createReturnHandler", () => {
+  const sdkWith = (complete: () => Promise<unknown>, status = "error") =>
+    ({
+      store: {
+        cart: {
+          complete,
+          retrieve: async () => ({
+            cart: { id: "c", payment_collection: { id: "pc", payment_sessions: [{ id: "ps", provider_id: "pp_payneteasy_x", status, data: { error: { code: "116" } } }] } },
+          }),
+        },
+      },
+      client: {},
+    }) as unknown as StoreSdk
+  const handler = (sdk: StoreSdk) =>
+    createReturnHandler({
+      sdk,
+      timeoutMs: 20,
+      orderUrl: ({ order }) => `/order/${order.id}/confirmed`,
+      checkoutUrl: (o, p) => `/checkout?payment=${o.type}&cart=${p.cartId}`,
+    })
+
+  it("303 to the order page once the cart completes, to checkout with the outcome otherwise", async () => {
+    const ok = await handler(sdkWith(async () => ({ type: "order", order: { id: "order_9" } })))(new Request("https://shop.test/de/payneteasy/return?cart_id=c"))
+    expect([ok.status, ok.headers.get("location")]).toEqual([303, "https://shop.test/order/order_9/confirmed"])
+    const notAuthorized = async () => {
+      throw Object.assign(new Error("not authorized"), { status: 400 })
+    }
+    const declined = await handler(sdkWith(notAuthorized))(new Request("https://shop.test/r?cart_id=c"))
+    expect(declined.headers.get("location")).toBe("https://shop.test/checkout?payment=declined&cart=c")
+    const pending = await handler(sdkWith(notAuthorized, "pending"))(new Request("https://shop.test/r?cart_id=c"))
+    expect(pending.headers.get("location")).toBe("https://shop.test/checkout?payment=pending&cart=c")
   })
 })
