@@ -112,7 +112,9 @@ module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
     redisUrl,
-    http: { storeCors: "*", adminCors: "*", authCors: "*", jwtSecret: secret, cookieSecret: secret },
+    // PNE_APP_STORE_CORS: a storefront on another origin (the storefront kit's browser tests); Medusa matches
+    // these origins literally, so "*" admits no browser origin.
+    http: { storeCors: process.env.PNE_APP_STORE_CORS || "*", adminCors: "*", authCors: process.env.PNE_APP_STORE_CORS || "*", jwtSecret: secret, cookieSecret: secret },
   },
   admin: {
     disable: process.env.PNE_APP_ADMIN_DISABLED === "true",

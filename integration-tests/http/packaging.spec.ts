@@ -90,6 +90,8 @@ describe("npm package", () => {
       ".medusa/server/src/api/payneteasy/callback/route.js",
       ".medusa/server/src/api/payneteasy/return/route.js",
       ".medusa/server/src/modules/payneteasy/index.js",
+      ".medusa/storefront/index.mjs",
+      ".medusa/storefront/react.cjs",
     ]) {
       expect(files).toContain(f)
     }
@@ -136,6 +138,29 @@ describe("npm package", () => {
     // A real install: a directory with the tarball's content, not a link back into this repository.
     expect(fs.lstatSync(path.join(appDir, "node_modules/medusa-payment-payneteasy")).isSymbolicLink()).toBe(false)
     expect(fs.existsSync(path.join(appDir, "node_modules/medusa-payment-payneteasy/.medusa/server/src/providers/payneteasy/index.js"))).toBe(true)
+
+    // The storefront kit: both entries load from the installed package as CommonJS and as ESM, and export the same API.
+    const load = async (entry: string) => {
+      const cjs = await sh(process.execPath, ["-e", `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(entry)})).sort()))`], { cwd: appDir, timeoutMs: 60_000 })
+      const esm = await sh(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort()))`], { cwd: appDir, timeoutMs: 60_000 })
+      const [c, e] = [JSON.parse(cjs.stdout), JSON.parse(esm.stdout)] as string[][]
+      expect(e).toEqual(c)
+      return c
+    }
+    expect(await load("medusa-payment-payneteasy/storefront")).toEqual(expect.arrayContaining(["startPayment", "submitCard", "finishReturn", "payWithSavedCard", "createMessages"]))
+    expect(await load("medusa-payment-payneteasy/storefront/react")).toEqual(expect.arrayContaining(["PaynetEasyProvider", "HostedPayButton", "DirectCardForm", "PaymentReturn", "SavedCards"]))
+    // What the kit's bundles import: the core nothing, the React part only React and the core (no server code).
+    const kitDir = path.join(appDir, "node_modules/medusa-payment-payneteasy/.medusa/storefront")
+    const importsOf = (file: string) => {
+      const text = fs.readFileSync(path.join(kitDir, file), "utf8")
+      return [...new Set([...text.matchAll(/(?:from\s*|require\(|import\()\s*["']([^"']+)["']/g)].map((m) => m[1]))].sort()
+    }
+    expect(importsOf("index.mjs")).toEqual([])
+    expect(importsOf("index.cjs")).toEqual([])
+    const reactImports = ["medusa-payment-payneteasy/storefront", "react", "react/jsx-runtime"]
+    expect(importsOf("react.mjs")).toEqual(reactImports)
+    expect(importsOf("react.cjs")).toEqual(reactImports)
+    expect(fs.existsSync(path.join(kitDir, "types/index.d.ts")) && fs.existsSync(path.join(kitDir, "types/react/index.d.ts"))).toBe(true)
 
     await recreateDatabase()
     const port = await getFreePort()

@@ -22,6 +22,8 @@ import { prepareDatabase, type DemoDatabase } from "./postgres"
 import { DemoCheckError, DemoStepError, describeError, say, step } from "./steps"
 import { assertAgreement, formatAmount, printSummary } from "./summary"
 
+/** The shop's card-form registration (see moreProviders below). */
+const DIRECT_PROVIDER_ID = "pp_payneteasy_direct"
 const ADMIN = { email: "admin@payneteasy.demo", password: "payneteasy-demo" }
 const QUANTITY = 2
 const UNIT_PRICE = "24.95"
@@ -60,7 +62,7 @@ export async function main({ once }: { once: boolean }): Promise<void> {
     // The admin line leads to the demo order's page (its PaynetEasy panel); the PaynetEasy page is in the sidebar.
     say(`admin: ${result.backendUrl}${ADMIN_PATH}/orders/${result.orderId} ${ADMIN.email} ${ADMIN.password}`)
     say(`PaynetEasy page: ${result.backendUrl}${ADMIN_PATH}/payneteasy`)
-    say(`shop (pay by hand on the hosted page): ${result.backendUrl}${SHOP_PATH}`)
+    say(`shop (hosted page, card form with 3-D Secure, saved cards; built with the storefront kit): ${result.backendUrl}${SHOP_PATH}`)
     say(`publishable key: ${result.publishableKey}`)
     say(`sandbox: ${result.sandboxUrl}`)
     say(`callback: ${result.callbackUrl}`)
@@ -137,6 +139,19 @@ async function demo(running: Running) {
           privateKey: keys.privateKeyPath,
           payouts: { currencies: ["EUR"], maxAmount: { EUR: "500.00" } },
         },
+        // The shop's card form (direct flow, 3-D Secure on the bank's page, saved cards): a second registration.
+        moreProviders: {
+          direct: {
+            baseUrl: sandbox.url,
+            endpointId: DEFAULT_SANDBOX_MERCHANT.endpointIds[0],
+            login: DEFAULT_SANDBOX_MERCHANT.login,
+            controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey,
+            capture: "automatic",
+            flow: "direct",
+            backendUrl,
+            storefrontReturnUrl,
+          },
+        },
       }),
     (dir) => path.relative(REPO_ROOT, path.join(dir, "medusa-config.ts"))
   )
@@ -151,7 +166,7 @@ async function demo(running: Running) {
       seedStore(container, {
         currency: "eur",
         countries: ["de"],
-        paymentProviders: [PROVIDER_ID],
+        paymentProviders: [PROVIDER_ID, DIRECT_PROVIDER_ID],
         unitPrice: UNIT_PRICE,
         shippingPrice: SHIPPING_PRICE,
         tag: "demo",
@@ -178,6 +193,7 @@ async function demo(running: Running) {
     currency: store.currency,
     countryCode: store.countryCode,
     providerId: PROVIDER_ID,
+    directProviderId: DIRECT_PROVIDER_ID,
     // one item plus shipping, by integer arithmetic in minor units
     price: fromMinorUnits(toMinorUnits(UNIT_PRICE, "EUR") + toMinorUnits(SHIPPING_PRICE, "EUR"), "EUR"),
     adminUrl: `${app.url}${ADMIN_PATH}`,

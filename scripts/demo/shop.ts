@@ -1,17 +1,26 @@
 /**
- * The demo's tiny storefront, served by the demo app itself (same origin as the store API, so no CORS set-up):
- * - GET /payneteasy-demo/shop: one product and a "Pay" button. The page's script does what a storefront does with
- *   Medusa's store API and the publishable key — cart → shipping method → payment collection → PaynetEasy payment
- *   session with the payer's details — and sends the browser to the sandbox's hosted payment page, where a person
- *   types a test card (listed on the page and in docs/dashboard.md).
- * - GET /payneteasy-demo/thank-you (the provider's storefrontReturnUrl; the plugin's return route sends the shopper
- *   here with cart_id): completes the cart (idempotent: the gateway's callback may have made the order already) and
- *   shows the order, or the gateway's reason when the payment was declined.
- * No card data ever touches this page or the backend: the card is typed on the gateway's page.
+ * The demo's storefront: two pages built only from the storefront kit (src/storefront, the package's
+ * `medusa-payment-payneteasy/storefront` entries), with the browser code in shop-client.tsx bundled by esbuild on
+ * first request:
+ * - SHOP_PATH: one product; the payment step offers the region's PaynetEasy methods — the gateway's hosted page, the
+ *   card form with 3-D Secure (when a direct-flow registration is configured), and for a signed-in customer saved
+ *   cards and "save this card";
+ * - STOREFRONT_RETURN_PATH (the providers' storefrontReturnUrl; the plugin's return route sends the shopper here with
+ *   cart_id): the kit's return page, which completes the cart (the gateway's callback may have made the order already)
+ *   and shows the order, or the decline with "Try again".
+ * The demo app serves them on its own origin (scripts/demo/app.ts); the storefront browser tests serve them from a
+ * separate origin with `startShopServer`, as a real storefront is.
  */
+import http from "node:http"
+import path from "node:path"
+
 export const SHOP_PATH = "/payneteasy-demo/shop"
+export const STOREFRONT_RETURN_PATH = "/payneteasy-demo/thank-you"
+export const SHOP_SCRIPT_PATH = "/payneteasy-demo/shop.js"
 
 export interface ShopConfig {
+  /** The Medusa backend; "" = the page's own origin (the demo app serves the shop itself). */
+  backendUrl?: string
   publishableKey: string
   regionId: string
   salesChannelId: string
@@ -19,9 +28,12 @@ export interface ShopConfig {
   shippingOptionId: string
   currency: string
   countryCode: string
+  /** The hosted-page registration. */
   providerId: string
+  /** A direct-flow registration (card form on the page), if the app has one. */
+  directProviderId?: string
   price: string
-  adminUrl: string
+  adminUrl?: string
 }
 
 let config: ShopConfig | undefined
@@ -46,77 +58,102 @@ const CARDS_TABLE = `
 
 const STYLE = `<style>
 body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1f2937}
-button{font-size:1rem;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background:#111827;color:#fff;cursor:pointer}
+button{font-size:1rem;padding:.5rem 1rem;border-radius:.4rem;border:0;background:#111827;color:#fff;cursor:pointer}
+button:disabled{opacity:.5}label{display:block;margin:.4rem 0}.method svg{vertical-align:middle}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #d1d5db;padding:.3rem .6rem;text-align:left}
-.note{color:#6b7280}#status{margin-top:1rem}
+.note{color:#6b7280}.pne-status-declined,.pne-status-error,[role=alert]{color:#b91c1c}
 </style>`
 
-export function shopPageHtml(): string {
-  if (!config) return `<!doctype html><title>PaynetEasy demo shop</title>${STYLE}<p>The demo is still setting up; reload in a moment.</p>`
-  const c = config
-  return `<!doctype html><html><head><meta charset="utf-8"><title>PaynetEasy demo shop</title>${STYLE}</head><body>
-<h1>PaynetEasy demo shop</h1>
-<p>One demo product for <b>${esc(c.price)} ${esc(c.currency.toUpperCase())}</b>. Pressing Pay creates a cart through Medusa's store API
-and sends you to the gateway sandbox's hosted payment page.</p>
-<p><label>Email <input id="email" value="shopper@payneteasy.demo" size="30"></label></p>
-<button id="pay">Pay ${esc(c.price)} ${esc(c.currency.toUpperCase())}</button>
-<div id="status" class="note"></div>
-<h2>Test cards</h2>${CARDS_TABLE}
-<p class="note">Afterwards see the order in the <a href="${esc(c.adminUrl)}/orders">admin</a> (PaynetEasy panel on the order page) and
-the <a href="${esc(c.adminUrl)}/payneteasy">PaynetEasy page</a>.</p>
-<script>
-const C = ${JSON.stringify({ ...c })};
-const H = { "content-type": "application/json", "x-publishable-api-key": C.publishableKey };
-const status = (t) => (document.getElementById("status").textContent = t);
-async function call(path, body) {
-  const r = await fetch(path, { method: "POST", headers: H, body: JSON.stringify(body || {}), credentials: "include" });
-  const j = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error((j && j.message) || ("HTTP " + r.status));
-  return j;
-}
-document.getElementById("pay").onclick = async () => {
-  const email = document.getElementById("email").value.trim();
-  const address = { first_name: "Demo", last_name: "Shopper", address_1: "1 Demo Street", city: "Berlin",
-    postal_code: "10115", country_code: C.countryCode, phone: "+49301234567" };
-  try {
-    status("Creating the cart…");
-    const { cart } = await call("/store/carts", { region_id: C.regionId, sales_channel_id: C.salesChannelId, email,
-      currency_code: C.currency, items: [{ variant_id: C.variantId, quantity: 1 }], shipping_address: address, billing_address: address });
-    await call("/store/carts/" + cart.id + "/shipping-methods", { option_id: C.shippingOptionId });
-    const { payment_collection } = await call("/store/payment-collections", { cart_id: cart.id });
-    status("Registering the payment with the gateway…");
-    const payer = { email, first_name: "Demo", last_name: "Shopper", phone: address.phone, address_1: address.address_1,
-      city: address.city, postal_code: address.postal_code, country_code: address.country_code };
-    const res = await call("/store/payment-collections/" + payment_collection.id + "/payment-sessions", { provider_id: C.providerId, data: { payer } });
-    const session = res.payment_collection.payment_sessions.find((s) => s.provider_id === C.providerId);
-    status("Off to the payment page…");
-    location.href = session.data.redirectUrl;
-  } catch (e) { status("Could not start the payment: " + e.message); }
-};
-</script></body></html>`
+function page(which: "shop" | "return", c: ShopConfig | undefined): string {
+  const title = which === "shop" ? "PaynetEasy demo shop" : "PaynetEasy demo — result"
+  if (!c) return `<!doctype html><title>${title}</title>${STYLE}<p>The demo is still setting up; reload in a moment.</p>`
+  const client = { ...c, shopPath: SHOP_PATH, backendUrl: c.backendUrl ?? "" }
+  const admin = c.adminUrl
+    ? `<p class="note">Afterwards see the order in the <a href="${esc(c.adminUrl)}/orders">admin</a> (PaynetEasy panel on the order page).</p>`
+    : ""
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>${STYLE}</head><body>
+<div id="root" data-page="${which}"></div>
+${which === "shop" ? `<h2>Test cards</h2>${CARDS_TABLE}${admin}` : ""}
+<script>window.__PAYNETEASY_SHOP__ = ${JSON.stringify(client).replace(/</g, "\\u003c")};</script>
+<script src="${SHOP_SCRIPT_PATH}"></script></body></html>`
 }
 
-export function thankYouHtml(): string {
-  const key = config?.publishableKey ?? ""
-  return `<!doctype html><html><head><meta charset="utf-8"><title>PaynetEasy demo — result</title>${STYLE}</head><body>
-<h1>Payment result</h1><div id="status">Confirming your payment with the gateway…</div>
-<p><a href="${SHOP_PATH}">Back to the shop</a>${config ? ` · <a href="${esc(config.adminUrl)}/orders">admin</a>` : ""}</p>
-<script>
-const q = new URLSearchParams(location.search);
-const cartId = q.get("cart_id");
-const status = (t) => (document.getElementById("status").textContent = t);
-async function complete(tries) {
-  if (!cartId) return status("No cart in the address: was this page opened by the payment page's return?");
-  const r = await fetch("/store/carts/" + cartId + "/complete", { method: "POST", headers: { "content-type": "application/json", "x-publishable-api-key": ${JSON.stringify(key)} }, body: "{}" });
-  const j = await r.json().catch(() => ({}));
-  if (r.ok && j.type === "order") return status("Thank you! Order #" + j.order.display_id + " is placed (" + j.order.id + ").");
-  if (r.status === 409 && tries > 0) return setTimeout(() => complete(tries - 1), 1000);
-  const s = await fetch("/store/carts/" + cartId + "?fields=*payment_collection.payment_sessions", { headers: { "x-publishable-api-key": ${JSON.stringify(key)} } }).then((x) => x.json()).catch(() => ({}));
-  const session = ((s.cart && s.cart.payment_collection && s.cart.payment_collection.payment_sessions) || [])[0];
-  if (session && session.status === "pending" && tries > 0) { status("The gateway is still processing…"); return setTimeout(() => complete(tries - 1), 2000); }
-  if (session && session.status === "error") return status("The payment was declined: " + ((session.data.error && session.data.error.message) || "no reason given") + ". Try another card from the shop.");
-  status("The payment is not confirmed: " + ((j && j.message) || ("HTTP " + r.status)));
+export const shopPageHtml = (c = config) => page("shop", c)
+export const thankYouHtml = (c = config) => page("return", c)
+
+const KIT = path.join(__dirname, "..", "..", "src", "storefront")
+let bundled: Promise<string> | undefined
+
+/**
+ * The shop's browser bundle (shop-client.tsx with React, the js-sdk and the kit from src/storefront), built once per
+ * process. The kit is imported by its package name, as a store would; the build points that name at the sources.
+ */
+export function shopScript(): Promise<string> {
+  bundled ??= (async () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const esbuild = require("esbuild") as typeof import("esbuild")
+    const result = await esbuild.build({
+      entryPoints: [path.join(__dirname, "shop-client.tsx")],
+      bundle: true,
+      write: false,
+      format: "iife",
+      platform: "browser",
+      target: "es2020",
+      jsx: "automatic",
+      minify: true,
+      define: { "process.env.NODE_ENV": '"production"' },
+      plugins: [{
+        name: "kit-from-source",
+        setup(build) {
+          build.onResolve({ filter: /^medusa-payment-payneteasy\/storefront(\/react)?$/ }, (a) => ({
+            path: path.join(KIT, a.path.endsWith("/react") ? "react/index.ts" : "index.ts"),
+          }))
+        },
+      }],
+      logLevel: "warning",
+    })
+    return result.outputFiles[0].text
+  })()
+  return bundled
 }
-complete(10);
-</script></body></html>`
+
+type Res = { statusCode?: number; setHeader(k: string, v: string): void; end(b?: string): void }
+
+/** Answers the shop's three paths (true), or leaves the request alone (false). */
+export function serveShop(url: string | undefined, res: Res, c = config): boolean {
+  const p = (url ?? "").split("?")[0]
+  const send = (type: string, body: string) => {
+    res.setHeader("content-type", type)
+    res.end(body)
+  }
+  if (p === SHOP_PATH) send("text/html; charset=utf-8", shopPageHtml(c))
+  else if (p === STOREFRONT_RETURN_PATH) send("text/html; charset=utf-8", thankYouHtml(c))
+  else if (p === SHOP_SCRIPT_PATH) {
+    shopScript().then(
+      (js) => send("text/javascript; charset=utf-8", js),
+      (e) => {
+        res.statusCode = 500
+        send("text/plain", String(e))
+      }
+    )
+  } else return false
+  return true
+}
+
+/** The shop on its own origin (a storefront apart from the backend), for the browser tests. */
+export async function startShopServer(port: number, getConfig: () => ShopConfig | undefined): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (!serveShop(req.url, res, getConfig())) {
+      res.statusCode = 404
+      res.end("not found")
+    }
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, "127.0.0.1", () => resolve())
+  })
+  return {
+    url: `http://localhost:${port}`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  }
 }
