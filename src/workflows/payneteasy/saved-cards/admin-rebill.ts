@@ -5,9 +5,10 @@
  *
  * What may be charged (saved-cards/rebill-balance.ts): Medusa's outstanding amount minus what the order's payments
  * hold authorized and minus a rebill still pending. An authorization is never cancelled, voided or replaced: the
- * rebill gets a payment collection of its own (createOrderPaymentCollectionWorkflow, which only adds one), never
- * Medusa's createOrUpdateOrderPaymentCollectionWorkflow (it cancels the order's unpaid collections, voiding an
- * authorization at the gateway). An order whose authorization covers what it owes is refused: capture it instead.
+ * rebill is paid into the order's untouched unpaid collection (the one an order edit makes for the difference) or a
+ * collection of its own (createOrderPaymentCollectionWorkflow, which only adds one), never through Medusa's
+ * createOrUpdateOrderPaymentCollectionWorkflow (it cancels an authorized collection, a VOID at the gateway). An order
+ * whose authorization covers what it owes is refused: capture it instead.
  *
  * Once, whatever happens around it:
  * - Medusa's locking module serializes rebills per order (acquireLockStep / releaseLockStep), and the table allows
@@ -20,8 +21,8 @@
  *   Medusa's authorizePaymentSession): make-rebill sent once, a lost reply resolved by STATUS for the same
  *   client_orderid, never re-sent blindly. A rebill whose outcome is unknown stays `pending` until the gateway's
  *   callback or reconciliation settles its session (rebill-outcome.ts).
- * A decline records the gateway's reason on the row, cancels the rebill's own empty payment collection and changes
- * no total (no Payment, no order transaction).
+ * A decline records the gateway's reason on the row and changes no total (no Payment, no order transaction); a payment
+ * collection the rebill made for itself is cancelled.
  */
 import {
   acquireLockStep, createOrderPaymentCollectionWorkflow, createPaymentSessionsWorkflow, releaseLockStep,
@@ -227,13 +228,31 @@ export const chargeRebillStep = createStep("payneteasy-charge-rebill", async (pr
   if (prepared.replay) return new StepResponse(prepared.replay)
   const rebills = service(container)
   const payments = container.resolve(Modules.PAYMENT)
-  // A payment collection of the rebill's own: the order's other collections (an authorization among them) are left as
-  // they are. Medusa's workflow types the amount as a number; the exact decimal string is what it stores.
-  const { result: collections } = await createOrderPaymentCollectionWorkflow(container).run({
-    input: { order_id: prepared.order_id, amount: prepared.amount as unknown as number },
+  // The rebill's payment collection: the unpaid one Medusa made for the difference (an order edit does), untouched so
+  // far, or else one of its own. The order's other collections (an authorization among them) are left as they are.
+  const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+    entity: "order",
+    fields: ["payment_collections.id", "payment_collections.status", "payment_collections.payment_sessions.id", "payment_collections.payments.id"],
+    filters: { id: prepared.order_id },
   })
-  const collection = (Array.isArray(collections) ? collections[0] : collections) as any
+  const unpaid = ((data[0] as any)?.payment_collections ?? []).find(
+    (c: any) => c?.status === "not_paid" && !(c.payment_sessions ?? []).length && !(c.payments ?? []).length
+  )
+  let collection: any
+  if (unpaid) {
+    collection = await payments.updatePaymentCollections(unpaid.id, { amount: prepared.amount } as any)
+  } else {
+    // Medusa's workflow types the amount as a number; the exact decimal string is what it stores.
+    const { result: collections } = await createOrderPaymentCollectionWorkflow(container).run({
+      input: { order_id: prepared.order_id, amount: prepared.amount as unknown as number },
+    })
+    collection = Array.isArray(collections) ? collections[0] : collections
+  }
   if (!collection?.id) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "Medusa created no payment collection for the order")
+  // A collection of the rebill's own that ends with no payment is cancelled; Medusa's unpaid one stays for the order.
+  const closeUnused = async () => {
+    if (!unpaid) await payments.updatePaymentCollections(collection.id, { status: "canceled" } as any)
+  }
   await rebills.updatePaynetEasyRebills({ id: prepared.rebill_id, payment_collection_id: collection.id })
   let created
   try {
@@ -247,7 +266,7 @@ export const chargeRebillStep = createStep("payneteasy-charge-rebill", async (pr
     // The provider throws only when nothing was charged (the gateway certainly did not take it, or refused the request
     // itself); a charge that may have happened comes back as a pending session instead.
     await rebills.updatePaynetEasyRebills({ id: prepared.rebill_id, state: "failed", gateway_status: null, error_message: `not sent: ${(e as Error).message}` })
-    await payments.updatePaymentCollections(collection.id, { status: "canceled" } as any)
+    await closeUnused()
     const [row] = await rebills.listPaynetEasyRebills({ id: prepared.rebill_id }, { take: 1 })
     return new StepResponse(toResult(row, false))
   }
@@ -268,12 +287,12 @@ export const chargeRebillStep = createStep("payneteasy-charge-rebill", async (pr
       ? "outcome unknown: the gateway may have charged the card (its reply and STATUS were lost); the charge is booked on the order when the gateway confirms it"
       : `The gateway answered ${sessionData.gatewayStatus ?? session.status}`)
   // Pending: the row stays `pending` (no other rebill of the order until it is settled), and settling the session
-  // later — the gateway's callback or reconciliation — books it (rebill-outcome.ts). Failed: the rebill's own empty
-  // collection is cancelled (it holds no payment), so the order shows nothing awaiting.
+  // later — the gateway's callback or reconciliation — books it (rebill-outcome.ts). Failed: a collection the rebill
+  // made for itself is cancelled (it holds no payment).
   await rebills.updatePaynetEasyRebills({
     id: prepared.rebill_id, state: failed ? "failed" : "pending", error_message: reason, gateway_status: sessionData.gatewayStatus ?? null,
   })
-  if (failed) await payments.updatePaymentCollections(collection.id, { status: "canceled" } as any)
+  if (failed) await closeUnused()
   const [row] = await rebills.listPaynetEasyRebills({ id: prepared.rebill_id }, { take: 1 })
   return new StepResponse(toResult(row, false))
 })
