@@ -135,6 +135,7 @@ medusaIntegrationTestRunner({
           fc.tuple(id, id).map(([c, k]) => `/admin/payneteasy/customers/${enc(c)}/cards/${enc(k)}`),
           { authorization: admin.headers.authorization }
         ),
+        "GET /admin/payneteasy/orders/:id/rebill": adminGet(under("/admin/payneteasy/orders/", "/rebill")),
         "POST /admin/payneteasy/orders/:id/rebill": post(
           under("/admin/payneteasy/orders/", "/rebill"),
           adminJson,

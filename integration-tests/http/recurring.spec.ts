@@ -245,6 +245,26 @@ medusaIntegrationTestRunner({
       expect(unmatched).toMatchObject({ status: "unmatched", renewal_order_id: null, note: expect.stringMatching(/cancelled/) })
     })
 
+    it("an approved renewal's payment is booked on its order: nothing outstanding, and a rebill is refused for no balance", async () => {
+      const customer = await registerCustomer(api, eur, "renewal-booked")
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      await chargeNow(rp.recurring_payment_id, "approved")
+      const [charge] = await waitFor("the renewal", async () => {
+        const [now] = await listFor(order.id)
+        return now.charges.some((c: any) => c.renewal_order_id) ? now.charges : undefined
+      })
+      const fields = "id,total,summary,*payment_collections,*payment_collections.payments,*payment_collections.payments.captures"
+      const renewal = (await api.get(`/admin/orders/${charge.renewal_order_id}?fields=${encodeURIComponent(fields)}`, admin)).data.order
+      const captures = renewal.payment_collections.flatMap((c: any) => c.payments).flatMap((p: any) => p.captures)
+      expect(captures.map((c: any) => toGatewayAmount(c.amount, "EUR"))).toEqual([PER_PERIOD])
+      expect(toGatewayAmount(renewal.summary.paid_total, "EUR")).toBe(PER_PERIOD)
+      expect(renewal.summary.pending_difference).toBe(0)
+      const rebill = await api.post(`/admin/payneteasy/orders/${renewal.id}/rebill`, { card_id: "pnecard_0000000000000000" }, admin)
+        .catch((e: any) => e.response)
+      expect([rebill.status, rebill.data.type]).toEqual([409, "no_balance"])
+    })
+
     const tickAt = (at: Date) => reconcileRecurringCharges(getContainer(), { now: () => at })
     const nextChargeAt = async (orderId: string) => new Date((await listFor(orderId))[0].next_charge_at)
 

@@ -4,6 +4,7 @@
  * through the shared js-sdk client (./sdk.ts).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import type { RebillBalance } from "../../saved-cards/rebill-balance"
 import { sdk } from "./sdk"
 
 export type AdminSavedCard = {
@@ -54,20 +55,11 @@ export function useDeleteCustomerCard(customerId: string) {
   })
 }
 
-/** The order's outstanding amount (Medusa's summary.pending_difference), currency and customer. */
-export function useOrderOutstanding(orderId: string) {
+/** What a rebill may charge on the order, computed by the server (GET /admin/payneteasy/orders/:id/rebill). */
+export function useRebillBalance(orderId: string) {
   return useQuery({
     queryKey: cardKeys.outstanding(orderId),
-    queryFn: async () => {
-      const { order } = await sdk.client.fetch<{ order: any }>(`/admin/orders/${orderId}`, {
-        query: { fields: "id,currency_code,customer_id,summary" },
-      })
-      return {
-        outstanding: Number(order?.summary?.pending_difference ?? 0),
-        currency_code: String(order?.currency_code ?? ""),
-        customer_id: (order?.customer_id ?? undefined) as string | undefined,
-      }
-    },
+    queryFn: async () => (await sdk.client.fetch<{ balance: RebillBalance }>(`/admin/payneteasy/orders/${orderId}/rebill`)).balance,
   })
 }
 
@@ -76,7 +68,7 @@ export function useRebillOrder(orderId: string) {
   return useMutation({
     mutationFn: (input: { card_id: string; amount?: string }) =>
       sdk.client.fetch<RebillAnswer>(`/admin/payneteasy/orders/${orderId}/rebill`, { method: "POST", body: input }),
-    onSuccess: () => {
+    onSettled: () => {
       qc.invalidateQueries({ queryKey: cardKeys.outstanding(orderId) })
       qc.invalidateQueries({ queryKey: ["payneteasy", "order", orderId] })
       qc.invalidateQueries({ queryKey: ["orders"] })

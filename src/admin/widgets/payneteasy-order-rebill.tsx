@@ -1,34 +1,47 @@
 /**
- * Order page widget (zone order.details.side.after): "Charge saved card". Shown when the order has an outstanding
- * amount and its customer has PaynetEasy saved cards: pick a card, see the amount (the outstanding amount by default),
- * confirm — POST /admin/payneteasy/orders/:id/rebill. The answer (approved, not confirmed yet, or the gateway's reason)
- * is shown as a toast.
+ * Order page widget (zone order.details.side.after): "Charge saved card". Shown when the server says something may be
+ * charged (GET /admin/payneteasy/orders/:id/rebill: what the order owes and is neither paid, authorized nor pending in
+ * a rebill — the widget does no arithmetic of its own) and the customer has PaynetEasy saved cards: pick a card, see
+ * the amount (all of it by default), confirm — POST /admin/payneteasy/orders/:id/rebill. When nothing may be charged
+ * because of a pending rebill or an authorization to capture, it says so instead. The answer (approved, not confirmed
+ * yet, or the gateway's reason) is shown as a toast.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { DetailWidgetProps, HttpTypes } from "@medusajs/framework/types"
 import { Button, Container, Heading, Input, Label, Select, Text, toast, usePrompt } from "@medusajs/ui"
 import { useEffect, useState } from "react"
 import { errorText } from "../lib/hooks"
-import { maskedNumber, useCustomerCards, useOrderOutstanding, useRebillOrder } from "../lib/saved-card-hooks"
+import { maskedNumber, useCustomerCards, useRebillBalance, useRebillOrder } from "../lib/saved-card-hooks"
 
 function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrder>) {
-  const outstanding = useOrderOutstanding(order.id)
-  const cards = useCustomerCards(outstanding.data?.customer_id)
+  const balance = useRebillBalance(order.id)
+  const cards = useCustomerCards(balance.data?.customer_id ?? undefined)
   const rebill = useRebillOrder(order.id)
   const prompt = usePrompt()
   const [cardId, setCardId] = useState<string>("")
   const [amount, setAmount] = useState<string>("")
 
-  const due = outstanding.data?.outstanding ?? 0
-  const currency = (outstanding.data?.currency_code ?? "").toUpperCase()
+  const chargeable = balance.data && !balance.data.refusal ? balance.data.chargeable : null
+  const currency = (balance.data?.currency_code ?? "").toUpperCase()
   useEffect(() => {
-    if (due > 0) setAmount(String(due))
-  }, [due])
+    if (chargeable) setAmount(chargeable)
+  }, [chargeable])
   useEffect(() => {
     if (!cardId && cards.data?.cards[0]) setCardId(cards.data.cards[0].id)
   }, [cards.data, cardId])
 
-  if (!outstanding.data || due <= 0 || !cards.data?.cards.length) return null
+  if (!balance.data || !cards.data?.cards.length) return null
+  const refusal = balance.data.refusal
+  // Paid: nothing to show. A pending rebill or an authorization to capture: say so, offer no charge.
+  if (refusal?.type === "no_balance") return null
+  if (refusal || !chargeable) {
+    return (
+      <Container className="flex flex-col gap-y-2 px-6 py-4" data-testid="payneteasy-order-rebill">
+        <Heading level="h2">Charge saved card</Heading>
+        <Text size="small" data-testid="payneteasy-rebill-refusal">{refusal?.message}</Text>
+      </Container>
+    )
+  }
 
   const onCharge = async () => {
     const card = cards.data!.cards.find((c) => c.id === cardId)
@@ -41,7 +54,7 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
     })
     if (!ok) return
     rebill.mutate(
-      { card_id: card.id, ...(amount && Number(amount) !== due ? { amount } : {}) },
+      { card_id: card.id, ...(amount && amount !== chargeable ? { amount } : {}) },
       {
         onSuccess: (r) =>
           r.payment
@@ -56,7 +69,7 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
     <Container className="flex flex-col gap-y-3 px-6 py-4" data-testid="payneteasy-order-rebill">
       <Heading level="h2">Charge saved card</Heading>
       <Text size="small" data-testid="payneteasy-outstanding">
-        Outstanding: {due} {currency}
+        Chargeable: {chargeable} {currency}
       </Text>
       <div className="flex flex-col gap-y-1">
         <Label size="small">Card</Label>

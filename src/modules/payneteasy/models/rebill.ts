@@ -2,7 +2,8 @@
  * One merchant-initiated charge of a saved card for an order's outstanding amount (admin rebill), the record that makes
  * it happen once: a double click, a retried request or two admins at once carry the same `idempotency_key` (order,
  * order version, card, requested amount) and get this row back instead of a second charge. Only a `failed` row lets
- * the same key be tried again. `pending` means a charge was started and its outcome is not recorded yet.
+ * the same key be tried again. `pending` means a charge was started and its outcome is not recorded yet: an order has
+ * at most one such row (whatever amount or card it names), so no second rebill starts while one may have charged.
  */
 import { model } from "@medusajs/framework/utils"
 
@@ -30,4 +31,5 @@ export const PaynetEasyRebill = model
   .indexes([
     { name: "IDX_payneteasy_rebill_order", on: ["order_id"] },
     { name: "IDX_payneteasy_rebill_key_unique", on: ["idempotency_key"], unique: true, where: "state <> 'failed' AND deleted_at IS NULL" },
+    { name: "IDX_payneteasy_rebill_one_pending_per_order", on: ["order_id"], unique: true, where: "state = 'pending' AND deleted_at IS NULL" },
   ])

@@ -4,7 +4,7 @@
  * at their original unit prices (core-flows `createOrderWorkflow`), then a payment collection for the order's total
  * (`createOrderPaymentCollectionWorkflow`), a PaynetEasy payment session naming the charge (providers/payneteasy/
  * recurring-charge-payment.ts) and its authorization, which STATUS finds approved as a sale: the payment is recorded
- * captured. In a taxed region each line and the shipping carry the original's tax lines and tax-inclusiveness. The
+ * captured and booked on the order as Medusa's capture books it (book-captures.ts), so nothing shows outstanding. In a taxed region each line and the shipping carry the original's tax lines and tax-inclusiveness. The
  * order's total must equal the charge exactly (minor units) or nothing is paid and the charge is flagged.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -15,6 +15,7 @@ import type { RecurringChargeRow, RecurringPaymentRow } from "../../../modules/p
 import { toGatewayAmount } from "../../../payment-data/amounts"
 import type { RecurringItem } from "./create-from-order"
 import { service } from "./create-from-order"
+import { bookCapturesOnOrder } from "../book-captures"
 
 const TAX_LINE = ["rate", "code", "description", "provider_id", "tax_rate_id"]
 const ADDRESS = ["first_name", "last_name", "company", "address_1", "address_2", "city", "province", "postal_code", "country_code", "phone"]
@@ -80,7 +81,10 @@ export async function createRenewalOrder(container: MedusaContainer, rp: Recurri
     const { result: session } = await createPaymentSessionsWorkflow(container).run({
       input: { payment_collection_id: collection.id, provider_id: rp.provider_id!, data: { recurring_charge: token } },
     })
-    await container.resolve(Modules.PAYMENT).authorizePaymentSession(session.id, {})
+    const payment = await container.resolve(Modules.PAYMENT).authorizePaymentSession(session.id, {})
+    // The payment is captured (a sale); the order's summary counts it as paid only through its order transaction.
+    if (!payment) throw new Error(`payment session ${session.id} was not authorized`)
+    await bookCapturesOnOrder(container, order.id, payment.id)
   } catch (e) {
     return { ok: false, orderId: order.id, reason: `renewal order ${order.id} created, but its payment could not be recorded: ${(e as Error).message}` }
   } finally {

@@ -5,14 +5,14 @@
  * - settling the rebill's payment session later (settle-session.ts, from the gateway's callback or from
  *   reconciliation), when the admin rebill could only say the outcome was unknown. It takes the same lock, so it waits
  *   for an admin rebill of the same order still running.
- * Approved: one order transaction per capture of the Payment (what capturePaymentWorkflow adds; captures that already
- * have one are skipped), then the row `succeeded` with its Payment, so the order's outstanding amount is right.
+ * Approved: one order transaction per capture of the Payment (book-captures.ts, what capturePaymentWorkflow adds), then the row `succeeded` with its Payment, so the order's outstanding amount is right.
  * Declined: the row `failed` with the gateway's reason, so the same rebill may be asked again.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
+import { bookCapturesOnOrder } from "../book-captures"
 
 /** The lock that serializes everything that charges or books a rebill of one order. */
 export const rebillLockKey = (orderId: string) => `payneteasy:rebill:${orderId}`
@@ -28,25 +28,7 @@ export async function recordRebillPayment(
   paymentId: string,
   gatewayStatus?: string
 ): Promise<void> {
-  const payment = await container.resolve(Modules.PAYMENT).retrievePayment(paymentId, { relations: ["captures"] })
-  const captures = (payment.captures ?? []) as Array<{ id: string; amount: unknown; raw_amount?: unknown }>
-  if (captures.length) {
-    const orders = container.resolve(Modules.ORDER)
-    const booked = await orders.listOrderTransactions(
-      { order_id: rebill.order_id, reference_id: captures.map((c) => c.id) } as Record<string, unknown>,
-      { select: ["reference_id"] }
-    )
-    const have = new Set(booked.map((t) => t.reference_id))
-    const missing = captures.filter((c) => !have.has(c.id))
-    if (missing.length) {
-      await orders.addOrderTransactions(
-        missing.map((c) => ({
-          order_id: rebill.order_id, amount: c.raw_amount ?? c.amount, currency_code: payment.currency_code,
-          reference: "capture", reference_id: c.id,
-        })) as any
-      )
-    }
-  }
+  await bookCapturesOnOrder(container, rebill.order_id, paymentId)
   await rebills(container).updatePaynetEasyRebills({
     id: rebill.id, state: "succeeded", payment_id: paymentId, error_message: null,
     ...(gatewayStatus ? { gateway_status: gatewayStatus } : {}),
