@@ -18,11 +18,15 @@ module.exports = {
   reporters: ["default", "<rootDir>/integration-tests/setup/failure-digest-reporter.js"],
 }
 const type = process.env.TEST_TYPE
+// medusaIntegrationTestRunner boots on a clone of the migrated template database global-setup.js made, not on a
+// freshly migrated one (integration-tests/setup/template-database.js).
+const RUNNER_FROM_TEMPLATE = { "^@medusajs/test-utils$": "<rootDir>/integration-tests/setup/test-utils-from-template.js" }
 if (type === "integration:http") {
   module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s"]
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
+  module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
   // Booting Medusa (migrations for every module) takes tens of seconds on 2 cores; hooks share this limit.
   module.exports.testTimeout = 240000
 } else if (type === "reliability") {
@@ -32,6 +36,7 @@ if (type === "integration:http") {
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
+  module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
   module.exports.testTimeout = 300000
 } else if (type === "unit") {
   module.exports.testMatch = ["**/src/**/__tests__/**/*.unit.spec.[jt]s", "**/bench/**/__tests__/**/*.unit.spec.[jt]s"]

@@ -13,6 +13,7 @@ const net = require("node:net")
 const os = require("node:os")
 const path = require("node:path")
 const fs = require("node:fs")
+const { ensureTestTemplate } = require("./template-database")
 
 function canConnect(host, port, timeoutMs = 1000) {
   return new Promise((resolve) => {
@@ -78,7 +79,23 @@ async function startEmbedded() {
   console.log(`\n[integration] started embedded Postgres on localhost:${port} (data in ${databaseDir})`)
 }
 
+/** The migrated template database every in-process app boot clones (template-database.js), made once per schema. */
+async function prepareTemplate() {
+  // The browser tier boots built apps on its own templates (integration-tests/helpers/built-app.ts), not the runner.
+  if (process.env.PNE_TEST_DB_TEMPLATE === "off" || process.env.TEST_TYPE === "browser") return
+  const started = Date.now()
+  const { name, migrated } = await ensureTestTemplate()
+  process.env.PNE_TEST_DB_TEMPLATE = name
+  const how = migrated ? `migrated in ${((Date.now() - started) / 1000).toFixed(1)} s` : "reused"
+  console.log(`[integration] app databases are cloned from ${name} (${how})`)
+}
+
 module.exports = async function globalSetup() {
+  await findPostgres()
+  await prepareTemplate()
+}
+
+async function findPostgres() {
   process.env.MEDUSA_DISABLE_TELEMETRY = process.env.MEDUSA_DISABLE_TELEMETRY ?? "true"
   if (process.env.PAYNETEASY_TEST_EMBEDDED_PG === "1") {
     await startEmbedded()
