@@ -1,5 +1,4 @@
-// Unit tests: src/**/__tests__/*.unit.spec.ts (TEST_TYPE=unit); those that open sockets or processes form the contract
-// tier (TEST_TYPE=contract), chosen by what the file calls (socketSpecs below).
+// Unit tests: src/**/__tests__/*.unit.spec.ts (TEST_TYPE=unit).
 // Browser tests: browser-tests/**/*.spec.ts (TEST_TYPE=browser) — need /usr/bin/chromium (apt-get install chromium).
 // Reliability tests: reliability-tests/**/*.spec.ts (TEST_TYPE=reliability) — same harness as integration.
 // Integration tests: integration-tests/http/*.spec.ts (TEST_TYPE=integration:http) — a real Medusa app + Postgres;
@@ -39,19 +38,23 @@ if (type === "integration:http") {
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
   module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
   module.exports.testTimeout = 300000
-} else if (type === "unit" || type === "contract") {
-  // unit: pure code, no sockets or processes. contract: the *.unit.spec files that start a server (the sandbox), open a
-  // connection or spawn a process (socketSpecs below) — still no Medusa or Postgres, a few seconds each.
+} else if (type === "unit") {
   module.exports.testMatch = ["**/src/**/__tests__/**/*.unit.spec.[jt]s", "**/bench/**/__tests__/**/*.unit.spec.[jt]s"]
-  const sockets = socketSpecs()
-  if (type === "unit") module.exports.testPathIgnorePatterns = ["/node_modules/", ...sockets.map(exactPath)]
-  else module.exports.testMatch = sockets.length ? sockets : ["<no socket specs>"]
 } else if (type === "browser") {
   // Browser tests: browser-tests/**/*.spec.ts drive the sandbox's payer pages in the system Chromium (playwright-core).
   module.exports.testMatch = ["**/browser-tests/**/*.spec.[jt]s"]
   // The admin specs (helpers/admin-app.ts) need a Postgres: found or started the same way as for integration tests.
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
+}
+
+// Unit vs contract: the unit spec files that start a server (the sandbox), open a connection or spawn a process form the
+// contract tier (TEST_TYPE=contract: still no Medusa or Postgres, a few seconds each); the unit tier is the rest. Chosen
+// by what the file calls (socketSpecs below), so a new spec file lands in the right tier without a naming rule.
+if (type === "unit" || type === "contract") {
+  const sockets = socketSpecs()
+  if (type === "unit") module.exports.testPathIgnorePatterns = ["/node_modules/", ...sockets.map(exactPath)]
+  else module.exports.testMatch = sockets.length ? sockets : ["<no socket specs>"]
 }
 
 /** The unit spec files whose code opens sockets or processes, found by what they call (no renaming needed). */
