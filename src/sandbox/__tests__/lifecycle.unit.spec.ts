@@ -156,6 +156,9 @@ describe("capture (seed rule 1)", () => {
     const declined = await pay("cap-4", "PREAUTH", { cvv2: "116" })
     expect((await followUp("CAPTURE", "cap-4", declined.orderid)).body["error-message"]).toMatch(/approved preauth/)
     const ok = await pay("cap-5", "PREAUTH")
+    // The first capture is held in processing (steered), not just slower than the next request: a loaded machine
+    // could otherwise let its 10 ms pass before the second capture arrives.
+    sb.control.addFault({ kind: "outcome", status: "processing", operation: "CAPTURE", times: 1 })
     expect((await followUp("CAPTURE", "cap-5", ok.orderid, "1.00")).status).toBe(200)
     expect((await followUp("CAPTURE", "cap-5", ok.orderid, "1.00")).body["error-message"]).toMatch(/still processing/)
   })

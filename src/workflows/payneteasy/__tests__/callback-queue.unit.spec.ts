@@ -19,8 +19,12 @@ function bus() {
 }
 
 const turn = () => new Promise((r) => setImmediate(r))
-/** Past the gather window of a callback queued just now. */
-const gathered = () => new Promise((r) => setTimeout(r, EMIT_GATHER_MS + 15))
+/** Past the gather window of a callback queued just now (fake clock: a busy machine cannot stretch the window). */
+const gathered = () => jest.advanceTimersByTimeAsync(EMIT_GATHER_MS + 15)
+
+// The gather window is time itself: Date and timers are Jest's fake ones; setImmediate (a turn) stays real.
+beforeEach(() => jest.useFakeTimers({ doNotFake: ["setImmediate", "nextTick", "queueMicrotask"] }))
+afterEach(() => jest.useRealTimers())
 
 describe("queueing recorded callbacks for processing", () => {
   it("callbacks queued within the gather window are one emit of one payneteasy.callback.received event naming them all, delayed; callers wait for it", async () => {

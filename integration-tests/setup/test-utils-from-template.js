@@ -1,0 +1,47 @@
+/**
+ * `@medusajs/test-utils` as the integration and reliability specs import it (jest.config.js maps the package name
+ * here): everything re-exported unchanged, except that medusaIntegrationTestRunner first clones the migrated template
+ * database global-setup.js made (template-database.js) into the suite's own database, so the runner's migrations and
+ * link sync find nothing to do. A spec keeps calling the runner exactly as before; one that names its own `dbName`, or
+ * a run without PNE_TEST_DB_TEMPLATE (or with it "off"), gets the runner untouched.
+ */
+const path = require("node:path")
+const { ulid } = require("ulid")
+const { cloneTestTemplate } = require("./template-database")
+
+// The real package, by path: the package name itself is mapped to this file.
+const real = require(path.join(__dirname, "..", "..", "node_modules", "@medusajs", "test-utils", "dist", "index.js"))
+
+/**
+ * The clone already holds every module's migrations: the runner's next `runModulesMigrations()` (one MikroORM per
+ * module asking for pending migrations, seconds of CPU per boot) is skipped once. Not when the app is given Redis
+ * modules (PNE_TEST_REDIS_URL), whose tables the template was not made with; the link sync still runs either way.
+ */
+function skipNextModuleMigrations() {
+  if (process.env.PNE_TEST_REDIS_URL) return
+  const { MedusaAppLoader } = require("@medusajs/framework")
+  const proto = MedusaAppLoader.prototype
+  const original = proto.runModulesMigrations
+  proto.runModulesMigrations = async function skippedOnce() {
+    proto.runModulesMigrations = original
+  }
+}
+
+function medusaIntegrationTestRunner(options) {
+  const template = process.env.PNE_TEST_DB_TEMPLATE
+  if (!template || template === "off" || options.dbName) return real.medusaIntegrationTestRunner(options)
+  // The runner's own naming (medusa-<id>-integration-<worker>), with a name it can be told before it creates it.
+  const dbName = `medusa-${ulid().toLowerCase()}-integration-${process.env.JEST_WORKER_ID || "1"}`
+  const hooks = {
+    ...options.hooks,
+    // Runs before the runner creates (CREATE DATABASE, a no-op once it exists) and migrates its database.
+    beforeServerStart: async (container) => {
+      await cloneTestTemplate(template, dbName)
+      skipNextModuleMigrations()
+      await options.hooks?.beforeServerStart?.(container)
+    },
+  }
+  return real.medusaIntegrationTestRunner({ ...options, dbName, hooks })
+}
+
+module.exports = { ...real, medusaIntegrationTestRunner }
