@@ -247,15 +247,17 @@ export interface SavedCardPaymentOptions {
 
 /**
  * Pays the cart with one of the logged-in customer's saved cards and returns the next step (usually `complete`,
- * or `declined`, or `pending` when the gateway has not answered: then poll, never pay again at once).
+ * or `declined` with the gateway's reason, or `pending` when the gateway has not answered: then poll, never pay again
+ * at once).
  *
- * The one place that knows how the plugin charges a saved card: today (plugin 0.1) it creates the payment session
- * with `data: { payer, card_id, cvv2? }` and the plugin charges the card (make-rebill) while creating the session.
- * When the plugin moves the charge to authorization and the CVV to its own route, only this function changes.
+ * Two requests (docs/saved-cards.md): the payment session is created with `data: { payer, card_id }` (nothing secret:
+ * session data refuses a CVV, and creating a session charges nothing), then the plugin's saved-card route
+ * (`POST /store/payneteasy/payment-sessions/:id/saved-card`, `{ cvv2? }`) charges the card once for the payment
+ * collection. The CVV, when the store asks for it, travels only in that second request and is not kept by the kit.
  */
 export async function payWithSavedCard(sdk: StoreSdk, cart: CartLike, options: SavedCardPaymentOptions): Promise<NextStep> {
   const data: Record<string, unknown> = { payer: options.payer ?? payerFromCart(cart), card_id: options.cardId }
-  if (options.cvv) data.cvv2 = options.cvv.trim()
+  let sessionId: string
   try {
     const { payment_collection } = await sdk.store.payment.initiatePaymentSession(
       cart as Parameters<StoreSdk["store"]["payment"]["initiatePaymentSession"]>[0],
@@ -263,8 +265,22 @@ export async function payWithSavedCard(sdk: StoreSdk, cart: CartLike, options: S
       {},
       options.headers
     )
-    return nextStep(sessionOf(payment_collection as never, options.providerId))
+    sessionId = sessionOf(payment_collection as never, options.providerId).id
   } catch (e) {
+    throw new PaynetEasyCheckoutError((e as Error).message, statusOf(e))
+  }
+  try {
+    const { payment_session } = await sdk.client.fetch<{ payment_session: PaymentSessionLike }>(
+      `/store/payneteasy/payment-sessions/${encodeURIComponent(sessionId)}/saved-card`,
+      { method: "POST", body: options.cvv ? { cvv2: options.cvv.trim() } : {}, headers: options.headers }
+    )
+    return nextStep(payment_session)
+  } catch (e) {
+    if (statusOf(e) === 402) {
+      const session = cart.id ? await readPaymentSession(sdk, cart.id, options.headers).catch(() => undefined) : undefined
+      const error = session?.id === sessionId ? (session.data?.error as GatewayError | null | undefined) : undefined
+      return { type: "declined", sessionId, error: error ?? { message: (e as Error).message } }
+    }
     throw new PaynetEasyCheckoutError((e as Error).message, statusOf(e))
   }
 }
