@@ -38,12 +38,17 @@ it("a reply that says declined, or not final, is not a stop", async () => {
   await expect(stopRecurringPayment(client([{ status: "processing" }], []).client, STOP, false)).resolves.toMatchObject({ kind: "unknown" })
 })
 
-it("a validation error or a 4xx is a refusal with the gateway's message; a 5xx is unknown", async () => {
+it("a validation error or a 4xx is a refusal with the gateway's message; a 5xx may have been processed: STATUS settles it, or it is unknown", async () => {
   const refused = client([new GatewayValidationError("Unknown recurring-payment-id")], [])
   await expect(stopRecurringPayment(refused.client, STOP, false)).resolves.toEqual({ kind: "refused", message: expect.stringMatching(/Unknown recurring-payment-id/) })
   expect(ops(refused)).toEqual(["UPDATE_RP_V4"])
-  const down = client([new GatewayServerError("HTTP 502", { httpStatus: 502 })], [])
+  // The one rule (gateway-adapter/reach.ts): a 5xx is "maybe sent", so STATUS on the same client-orderid is asked.
+  const down = client([new GatewayServerError("HTTP 502", { httpStatus: 502 })], [new GatewayServerError("HTTP 502", { httpStatus: 502 })])
   await expect(stopRecurringPayment(down.client, STOP, false)).resolves.toMatchObject({ kind: "unknown" })
+  expect(ops(down)).toEqual(["UPDATE_RP_V4", "STATUS"])
+  const processed = client([new GatewayServerError("HTTP 502", { httpStatus: 502 })], [{ status: "approved" }])
+  await expect(stopRecurringPayment(processed.client, STOP, false)).resolves.toEqual({ kind: "stopped" })
+  expect(ops(processed)).toEqual(["UPDATE_RP_V4", "STATUS"])
 })
 
 it("a lost reply is settled by STATUS on the same client-orderid: approved = stopped, declined = refused", async () => {
