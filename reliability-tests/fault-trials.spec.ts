@@ -38,6 +38,7 @@ import { toMinorUnits } from "../src/gateway/money"
 import { reconcilePaynetEasy } from "../src/workflows/payneteasy/reconcile"
 import { reconcilePayouts } from "../src/workflows/payneteasy/payouts/reconcile-payouts"
 import { reconcileRecurringCharges } from "../src/workflows/payneteasy/recurring/reconcile-charges"
+import { PAYNETEASY_MODULE } from "../src/modules/payneteasy"
 import { TEST_APP_DIR } from "../integration-tests/helpers/paths"
 import { PROVIDER_IDS } from "../integration-tests/helpers/provider-options"
 import { useV4Registration, V4_PROVIDER } from "../integration-tests/helpers/v4-registration"
@@ -444,8 +445,24 @@ medusaIntegrationTestRunner({
           }, check)
           const [row] = orderId ? await recurringRows(orderId) : []
           if (row) {
-            // the admin's "retry set-up" (only a row that needs attention is set up again; any other answers 409)
-            await withDoubles("recurring set-up retry", "CREATE_RP_V4", () => adminPost(`/admin/payneteasy/recurring-payments/${row.id}/retry`, {}), check)
+            // The admin's "Retry set-up", twice in a row and twice at once, each on the row as a create reply lost with
+            // STATUS down leaves it (needs_attention, no gateway id, the request sent once): the retries must adopt the
+            // gateway's recurring payment, never make a second. Written through the plugin's module: producing it for
+            // real needs STATUS down through Medusa's step retries (recurring.spec.ts), 20 s a trial.
+            const flagged = () => (row.status === "active"
+              ? container.resolve<any>(PAYNETEASY_MODULE).updatePaynetEasyRecurringPayments({
+                id: row.id, status: "needs_attention", recurring_payment_id: null, reason: "fault trial: create reply lost, STATUS could not tell" })
+              : Promise.resolve())
+            const retry = () => adminPost(`/admin/payneteasy/recurring-payments/${row.id}/retry`, {})
+            await trial("recurring set-up retry (sent again)", "CREATE_RP_V4", async () => {
+              await flagged()
+              const first = await retry()
+              return Math.max(first, await retry())
+            }, check)
+            await trial("recurring set-up retry (twice at once)", "CREATE_RP_V4", async () => {
+              await flagged()
+              return Math.max(...(await Promise.all([retry(), retry()])))
+            }, check)
           }
           continue
         }
