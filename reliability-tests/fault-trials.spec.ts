@@ -254,20 +254,24 @@ medusaIntegrationTestRunner({
     /** A subscription order's recurring payment rows (the admin's list route) against the gateway's recurring payments. */
     const recurringRows = async (orderId: string): Promise<any[]> =>
       (await api.get(`/admin/payneteasy/recurring-payments?order_id=${orderId}`, admin)).data.recurring_payments
-    /** The gateway's recurring payments (create orders holding a schedule) made for a row's client order id. */
-    const gatewaySchedules = (rowId: string) => sandbox().control.byClientOrderId(rowId).filter((o) => o.operation === "CREATE_RP_V4" && o.schedule)
-    async function recurringDisagreements(orderId: string): Promise<Verdict> {
+    /**
+     * A subscription order's set-up: the gateway's recurring payments (create orders holding a schedule) made since the
+     * order's trials began (`ordersBefore`; only these trials create any, one order at a time), whatever their client
+     * order id, against the order's rows.
+     */
+    async function recurringDisagreements(orderId: string, ordersBefore: number): Promise<Verdict> {
       const rows = await recurringRows(orderId)
       const problems: string[] = []
       if (rows.length !== 1) problems.push(`${rows.length} recurring payment rows for one monthly schedule`)
-      const schedules = rows.flatMap((r) => gatewaySchedules(r.id))
+      const schedules = sandbox().control.transactions().slice(ordersBefore).filter((o) => o.operation === "CREATE_RP_V4" && o.schedule)
       const doubles = schedules.length > 1 ? 1 : 0
       if (schedules.length > 1) problems.push(`${schedules.length} recurring payments at the gateway for one order`)
       for (const row of rows) {
-        const gw = gatewaySchedules(row.id)[0]
+        const gw = schedules.find((o) => o.clientOrderId === row.id)
+        if (schedules.some((o) => o.clientOrderId !== row.id)) problems.push(`a recurring payment at the gateway under another client order id than row ${row.id}`)
         if (row.status === "pending") problems.push("set-up still pending")
         else if (row.status === "active" && !gw) problems.push("row active but the gateway has no recurring payment")
-        else if (row.status === "active" && gw.recurringPaymentId !== row.recurring_payment_id) problems.push(`row names ${row.recurring_payment_id}, the gateway ${gw.recurringPaymentId}`)
+        else if (row.status === "active" && gw && gw.recurringPaymentId !== row.recurring_payment_id) problems.push(`row names ${row.recurring_payment_id}, the gateway ${gw.recurringPaymentId}`)
         else if (row.status !== "active" && gw) problems.push(`row ${row.status} (${row.reason}) while the gateway holds recurring payment ${gw.recurringPaymentId}`)
         // the fault is one request's: STATUS answers, so the gateway's state is always known here
         else if (row.status === "needs_attention") problems.push(`row needs_attention though the gateway's state is known: ${row.reason}`)
@@ -431,7 +435,8 @@ medusaIntegrationTestRunner({
           // subscriber sets the recurring payment up (CREATE_RP_V4) under the fault. The action ends once the fault was
           // used or the set-up finished (a fault cleared before the subscriber sent its request would test nothing).
           let orderId = ""
-          const check = () => (orderId ? recurringDisagreements(orderId) : Promise.resolve({ problems: ["no subscription order"], doubles: 0 }))
+          const ordersBefore = sandbox().control.transactions().length
+          const check = () => (orderId ? recurringDisagreements(orderId, ordersBefore) : Promise.resolve({ problems: ["no subscription order"], doubles: 0 }))
           await trial("recurring set-up", "CREATE_RP_V4", async () => {
             const placed = await customerHostedOrder(api, subs, subscriber, {
               providerId: V4_PROVIDER, card: { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2031", holder: "Fault Trial" },
