@@ -114,6 +114,13 @@ medusaIntegrationTestRunner({
           storeJson,
           brokenFrom(VALID_CARD, BAD_CARD_FIELD, ["number", "cvv", "expMonth", "expYear"]).map((card) => ({ card }))
         ),
+        // The saved-card charge route, as the logged-in shopper: the fixture session holds no saved card of theirs (404,
+        // nothing sent) and random ids are unknown; the bodies are malformed JSON or a broken security code.
+        "POST /store/payneteasy/payment-sessions/:id/saved-card": post(
+          sessionId.map((s) => `/store/payneteasy/payment-sessions/${enc(s)}/saved-card`),
+          (type) => ({ ...shopper.headers, "content-type": type }),
+          brokenFrom({ cvv2: "123" }, { cvv2: ["12", "abcd", "", 123, "12345", null] })
+        ),
         // A well-formed upload for a session the gateway has no 3-D Secure for is refused too (409), without a request.
         "POST /store/payneteasy/3ds/:session_id/method": upload("method", fc.record({ threeDSCompInd: fc.constantFrom("Y", "N", "U", "X", ""), browser: fc.option(fc.dictionary(nastyString, nastyString, { maxKeys: 3 })) })),
         "POST /store/payneteasy/3ds/:session_id/cres": upload("cres", fc.record({ cRes: nastyString })),
