@@ -34,7 +34,7 @@ async function call(method: string, path: string, headers: Record<string, string
   return { status: res.status, text }
 }
 
-const CUSTOMER_OWNED = /\/(customers|me|cards|saved-cards)(\/|$)/
+const CUSTOMER_OWNED = /\/(customers|me|cards|saved-cards|saved-card)(\/|$)/
 
 medusaIntegrationTestRunner({
   cwd: TEST_APP_DIR,
