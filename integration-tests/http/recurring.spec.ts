@@ -227,6 +227,27 @@ medusaIntegrationTestRunner({
       expect((sandbox().control.requests().UPDATE_RP_V4 ?? 0) - before2).toBe(1)
     })
 
+    it("cancel with an unreadable reply, submitted twice at once: settled by STATUS, one stop request at the gateway", async () => {
+      const customer = await registerCustomer(api, eur, "cancel-unreadable")
+      const [rp] = await settledFor((await buy(V4_PROVIDER, customer.headers)).id)
+      sandbox().control.addFault({ kind: "unreadable-200", variant: "garbage", operation: "UPDATE_RP_V4", times: 1 })
+      const before = sandbox().control.requests()
+      const post = () => api.post(`/admin/payneteasy/recurring-payments/${rp.id}/cancel`, {}, admin).catch((e: any) => e.response)
+      const answers = await Promise.all([post(), post()])
+      const after = sandbox().control.requests()
+      // one stop at the gateway whatever the two requests met (the second waits for the row's lock, or gets 409)
+      expect((after.UPDATE_RP_V4 ?? 0) - (before.UPDATE_RP_V4 ?? 0)).toBe(1)
+      expect(answers.map((a: any) => a.status).filter((st: number) => st !== 200 && st !== 409)).toEqual([])
+      const ok = answers.filter((a: any) => a.status === 200)
+      expect(ok.length).toBeGreaterThanOrEqual(1)
+      for (const a of ok) expect(a.data).toMatchObject({ gateway_cancelled: true, recurring_payment: { status: "cancelled", gateway_cancel: "stopped" } })
+      expect(sandbox().control.recurringPayment(rp.recurring_payment_id).schedule!.state).toBe("stopped")
+      // and once more, one after the other: nothing sent again
+      const again = await post()
+      expect(again.data).toMatchObject({ gateway_cancelled: true, recurring_payment: { gateway_cancel: "stopped" } })
+      expect((sandbox().control.requests().UPDATE_RP_V4 ?? 0) - (before.UPDATE_RP_V4 ?? 0)).toBe(1)
+    })
+
     it("cancel refused by the gateway: 200 with gateway_cancelled false and why, cancelled here; a later charge is flagged for a refund, never an order", async () => {
       const customer = await registerCustomer(api, eur, "cancel-refused")
       const order = await buy(V4_PROVIDER, customer.headers)
