@@ -355,6 +355,11 @@ export async function completeCart(api: Api, store: StoreFixture, cartId: string
  * POST /store/carts/:id/complete, returning the raw response (status and body, errors included). A gateway callback
  * may be completing the same cart at that moment (409 "already being completed"): that is retried briefly.
  */
+/** The direct flow's card step as a storefront sends it; the answer whatever its status (an error's response too). */
+export function postCard(api: Api, store: StoreFixture, sessionId: string, body: unknown) {
+  return api.post(`/store/payneteasy/payment-sessions/${sessionId}/card`, body, storeHeaders(store)).catch((e: any) => e.response)
+}
+
 export async function completeCartResponse(api: Api, store: StoreFixture, cartId: string) {
   for (let i = 0; ; i++) {
     const res = await api.post(`/store/carts/${cartId}/complete`, {}, storeHeaders(store)).catch((e: any) => e.response)

@@ -14,7 +14,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { captureLogs } from "../helpers/log-capture"
 import { callbackRows, ordersForCart, waitFor } from "../helpers/inspect"
 import {
-  adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, type AdminAuth, type Api,
+  adminAndEurStore, storeHeaders, checkoutToPaymentSession, completeCartResponse, postCard, type AdminAuth, type Api,
   type StoreFixture,
 } from "../helpers/store"
 
@@ -28,10 +28,6 @@ const card = (cvv: string) => ({ number: PAN, cvv, expMonth: "12", expYear: "203
 
 /** Everything the suite writes to stdout / stderr / console (helpers/log-capture.ts). */
 const logged = captureLogs()
-
-function postCard(api: Api, store: StoreFixture, sessionId: string, body: unknown) {
-  return api.post(`/store/payneteasy/payment-sessions/${sessionId}/card`, body, storeHeaders(store)).catch((e: any) => e.response)
-}
 
 medusaIntegrationTestRunner({
   cwd: TEST_APP_DIR,

@@ -13,7 +13,7 @@ import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { waitFor } from "../helpers/inspect"
 import {
-  adminAndEurStore, checkoutToPaymentSession, completeCartResponse, payerFromCart, storeHeaders, type AdminAuth, type Api,
+  adminAndEurStore, checkoutToPaymentSession, completeCartResponse, payerFromCart, postCard, storeHeaders, type AdminAuth, type Api,
   type StoreFixture,
 } from "../helpers/store"
 
@@ -21,10 +21,6 @@ jest.setTimeout(240_000)
 
 const sandbox = useSandbox()
 const card = (cvv: string) => ({ number: "4111111111111111", cvv, expMonth: "12", expYear: "2031", holder: "Direct Shopper" })
-
-function postCard(api: Api, store: StoreFixture, sessionId: string, body: unknown) {
-  return api.post(`/store/payneteasy/payment-sessions/${sessionId}/card`, body, storeHeaders(store)).catch((e: any) => e.response)
-}
 
 medusaIntegrationTestRunner({
   cwd: TEST_APP_DIR,
