@@ -120,6 +120,32 @@ medusaIntegrationTestRunner({
         expect(await payments(collectionId)).toHaveLength(1)
       })
 
+      it("two live sessions, the one created last is paid: the unpaid one is dropped and the cart completes with the paid one", async () => {
+        const { owner, ownerCard } = await shop.ownerWithCard()
+        const { cart, collectionId } = await shop.customerCart(owner)
+        const before = knownOrders()
+        const first = await shop.createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
+        const firstId: string = first.data.payment_collection.payment_sessions[0].id
+        const { data: [collection] } = await getContainer().resolve(ContainerRegistrationKeys.QUERY).graph({
+          entity: "payment_collection", fields: ["amount", "currency_code"], filters: { id: collectionId },
+        })
+        // A second live session on the same collection (a second tab), made with Medusa's payment module (no deletion).
+        const later = await getContainer().resolve(Modules.PAYMENT).createPaymentSession(collectionId, {
+          provider_id: PROVIDER_IDS.hosted, amount: (collection as any).amount, currency_code: (collection as any).currency_code,
+          data: { payer: payerFromCart(cart), card_id: ownerCard.id }, context: { customer: { id: owner.id } } as any,
+        })
+        const paid = await payWithCvv(owner, later.id, CVV)
+        expect(paid.status).toBe(200)
+        const left = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ payment_collection_id: collectionId })
+        expect(left.map((s) => s.id)).toEqual([later.id])
+        const stale = await payWithCvv(owner, firstId, CVV)
+        expect(stale.status).toBe(404)
+        const done = await answer(api.post(`/store/carts/${cart.id}/complete`, {}, { headers: owner.headers }))
+        expect(done.data.type).toBe("order")
+        expect(approvedRebills(before).map((t) => t.captured)).toEqual(["10.42"])
+        expect(await payments(collectionId)).toHaveLength(1)
+      })
+
       it("a charged session cannot be deleted by a new session (no orphaned charge): the cart completes with it", async () => {
         const { owner, ownerCard } = await shop.ownerWithCard()
         const { cart, collectionId } = await shop.customerCart(owner)

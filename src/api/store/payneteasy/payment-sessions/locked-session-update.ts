@@ -6,6 +6,10 @@
  *
  * The lock is the cart's (what cart completion and the callback's settle-session take): without it, a late callback
  * for attempt n could write its stale outcome over attempt n+1's. Inside the lock the session is read again.
+ *
+ * Once a session is paid, the collection's other sessions that never reached the gateway are deleted, still under the
+ * lock: cart completion authorizes the collection's first processable session, and a sibling left over from a double
+ * click or a second tab (refused, nothing charged) must not be the one it picks while the card was charged here.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
@@ -54,22 +58,31 @@ export async function updateSessionUnderCartLock(
   const updated = await locking.execute(
     lockKey,
     async () => {
-      const session = (await load())!
+      const session = await load()
+      if (!session) return "gone" as const // deleted meanwhile: a sibling session was paid (see the header)
       if (session.authorized_at || session.status === PaymentSessionStatus.AUTHORIZED || session.status === PaymentSessionStatus.CAPTURED) {
         return undefined
       }
-      return paymentModule.updatePaymentSession({
+      const result = await paymentModule.updatePaymentSession({
         id: session.id,
         // What the route validated goes to the provider, which parses it again; the session's own data is the base.
         data: { ...(session.data ?? {}), ...extra },
         amount: (session as any).raw_amount ?? session.amount,
         currency_code: session.currency_code,
       })
+      if (result.status === PaymentSessionStatus.CAPTURED || result.status === PaymentSessionStatus.AUTHORIZED) {
+        await dropUnsentSiblings(req, session.payment_collection_id, session.id)
+      }
+      return result
     },
     { timeout: 30 }
   )
   if (!updated) {
     res.status(409).json({ type: "not_allowed", message: "This payment session is already paid" })
+    return
+  }
+  if (updated === "gone") {
+    res.status(409).json({ type: "not_allowed", message: "This payment is already paid with another payment session; nothing was charged" })
     return
   }
 
@@ -83,4 +96,23 @@ export async function updateSessionUnderCartLock(
     return
   }
   res.status(200).json({ payment_session: view(updated as any) })
+}
+
+/** A session's data shows no request to the gateway: no gateway order id, no gateway status. */
+const unsent = (data: Record<string, unknown> | null | undefined) => !data?.orderId && !data?.gatewayStatus
+
+/** Deletes the collection's sessions other than `paidId` that are not paid and never reached the gateway. */
+async function dropUnsentSiblings(req: MedusaRequest, collectionId: string, paidId: string): Promise<void> {
+  const paymentModule = req.scope.resolve(Modules.PAYMENT)
+  const siblings = await paymentModule.listPaymentSessions(
+    { payment_collection_id: collectionId },
+    { select: ["id", "status", "data", "authorized_at"] }
+  )
+  for (const s of siblings) {
+    if (s.id === paidId || s.authorized_at || s.status === PaymentSessionStatus.AUTHORIZED || s.status === PaymentSessionStatus.CAPTURED) continue
+    if (!unsent(s.data)) continue
+    await paymentModule.deletePaymentSession(s.id).catch((e) => {
+      req.scope.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy: could not delete unpaid payment session ${s.id} next to paid ${paidId}: ${(e as Error).message}`)
+    })
+  }
 }
