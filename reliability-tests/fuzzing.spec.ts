@@ -22,7 +22,7 @@ import {
 import { StorePaynetEasyAddCardBody } from "../src/api/store/payneteasy/cards/validators"
 import { brokenFrom, enc, formString, jsonish, nastyString, sendAll, type HttpInput, type HttpResult } from "./helpers/fuzz"
 import { reconcilePaynetEasy } from "../src/workflows/payneteasy/reconcile"
-import { markSettled } from "../src/reconciliation/watch"
+import { markSettled } from "../src/core/reconciliation/watch"
 import { routeFiles } from "./helpers/routes"
 import { diff, quiet, snapshot, watchedTables } from "./helpers/state"
 import { printFigures } from "./helpers/figures"

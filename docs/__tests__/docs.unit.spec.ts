@@ -6,7 +6,7 @@
  */
 import fs from "node:fs"
 import path from "node:path"
-import { optionsSchema } from "../../src/gateway-adapter/options"
+import { optionsSchema } from "../../src/core/connection/options"
 
 const ROOT = path.resolve(__dirname, "..", "..")
 const DOCS = path.join(ROOT, "docs")

@@ -15,15 +15,15 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
 import { callbackControl } from "../../src/gateway"
-import { reconcileRecurringCharges } from "../../src/workflows/payneteasy/recurring/reconcile-charges"
+import { reconcileRecurringCharges } from "../../src/core/recurring/reconcile-charges"
 import { backendUrl } from "../helpers/backend-url"
 import { createRecurringFromOrderWorkflow } from "../../src/workflows/payneteasy/recurring/create-from-order"
-import { CHARGE_FAILED_EVENT } from "../../src/workflows/payneteasy/recurring/charge-callback"
+import { CHARGE_FAILED_EVENT } from "../../src/core/recurring/charge-callback"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useV4Registration, V4_PROVIDER } from "../helpers/v4-registration"
 import { waitFor } from "../helpers/inspect"
-import { toGatewayAmount } from "../../src/payment-data/amounts"
+import { toGatewayAmount } from "../../src/core/checkout/amounts"
 import {
   addShippingMethod, createAdminUser, createCart, createPaymentCollection, initiatePaymentSession, payerFromCart, registerCustomer,
   seedStore, storeHeaders, type AdminAuth, type StoreFixture,

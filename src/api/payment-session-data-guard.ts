@@ -12,8 +12,8 @@
  * storefront gets a clear answer rather than Medusa's "Could not delete all payment sessions".
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { cardDataRefusal, cardLikeFields } from "../payment-data/card-like"
-import { liveCharge } from "../saved-cards/card-charges"
+import { cardDataRefusal, cardLikeFields } from "../core/checkout/card-like"
+import { liveCharge } from "../core/saved-cards/card-charges"
 
 export function refuseCardDataInSessionData(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const body = req.body as { data?: unknown; context?: unknown } | undefined

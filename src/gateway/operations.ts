@@ -326,7 +326,7 @@ export const OPERATIONS = {
   UPDATE_RP_V4: op({
     // doc.payneteasy.com/integration/API_commands/api_v4_update-recurring-payment.html: finds the profile by
     // recurring-payment-id and updates it; "upon reaching finish date, Recurring payment will go into stop status"
-    // (recurring/gateway-calls.ts stops a schedule with finish-date). The card fields are conditional (only with a
+    // (core/recurring/gateway-calls.ts stops a schedule with finish-date). The card fields are conditional (only with a
     // new card number) in the current page, so none is required here.
     name: "UPDATE_RP_V4", path: "/api/v4/update-recurring-payment", version: "v4", auth: RSA,
     required: ["client-orderid", "recurring-payment-id"],

@@ -5,7 +5,7 @@
  * (and Playwright) can drive them: #card-form, #payout-form, #acs-form, #final-redirect, meta refresh on the wait page.
  */
 import { fromMinor } from "./money"
-import { escapeHtml } from "../html/escape"
+import { escapeHtml } from "../gateway/html-escape"
 import type { Order } from "./state"
 
 export const ACS_PASSWORD = "secret"

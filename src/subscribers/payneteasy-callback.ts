@@ -1,11 +1,11 @@
 /**
  * Processes recorded PaynetEasy callbacks (see workflows/payneteasy/process-callback.ts): confirms with STATUS through
  * the provider, creates the order / marks the failure / records later events, and writes the outcome to the log.
- * One event names up to 25 callbacks (workflows/payneteasy/callback-queue.ts); they are processed one after the other.
+ * One event names up to 25 callbacks (core/callbacks/callback-queue.ts); they are processed one after the other.
  */
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { CALLBACK_RECEIVED, processCallbacks } from "../workflows/payneteasy/process-callback"
-import { callbackIdsOf, type CallbackReceived } from "../workflows/payneteasy/callback-queue"
+import { callbackIdsOf, type CallbackReceived } from "../core/callbacks/callback-queue"
 
 export default async function payneteasyCallbackHandler({ event, container }: SubscriberArgs<CallbackReceived>) {
   await processCallbacks(container, callbackIdsOf(event.data))

@@ -22,7 +22,7 @@ export type RecurringCharge = {
   charged_at: string
 }
 
-/** A row of the list route (src/api/admin/payneteasy/_lib/recurring-view.ts); the card is brand and last four only. */
+/** A row of the list route (src/core/dashboard/recurring-view.ts); the card is brand and last four only. */
 export type RecurringPayment = {
   id: string
   order_id: string

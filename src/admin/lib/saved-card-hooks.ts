@@ -4,7 +4,7 @@
  * through the shared js-sdk client (./sdk.ts).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import type { RebillBalance } from "../../saved-cards/rebill-balance"
+import type { RebillBalance } from "../../core/saved-cards/rebill-balance"
 import { sdk } from "./sdk"
 
 export type AdminSavedCard = {

@@ -1,11 +1,11 @@
 /**
  * The admin side of the subscription schedule in `metadata.payneteasy_recurring` (issue 14's interface). The rules
- * themselves live once in src/recurring/schedule.ts (shared with the subscriber's workflow and the boot check); this
+ * themselves live once in src/core/recurring/schedule.ts (shared with the subscriber's workflow and the boot check); this
  * file adds what the widgets need: what the admin typed (strings) checked with an error naming the field, the metadata
  * patch Medusa's product/variant update takes (an empty string removes the key: Medusa merges metadata key by key),
  * and how a schedule reads ("every 3 months"). Pure, so the unit tier covers it.
  */
-import { RECURRING_METADATA_KEY, recurringScheduleSchema, scheduleFromMetadata, type RecurringSchedule } from "../../recurring/schedule"
+import { RECURRING_METADATA_KEY, recurringScheduleSchema, scheduleFromMetadata, type RecurringSchedule } from "../../core/recurring/schedule"
 
 export { RECURRING_METADATA_KEY }
 export const PERIODS = recurringScheduleSchema.shape.period.options

@@ -16,7 +16,7 @@ import { normalizeOAuthUrl } from "../oauth"
 import { OPERATIONS } from "../operations"
 import { quoteLongNumbers } from "../parse"
 import { safeParseLoose } from "../loose-object"
-import { sessionDataSchema } from "../../payment-data/session-data"
+import { sessionDataSchema } from "../../core/checkout/session-data"
 
 describe("quoteLongNumbers fast path", () => {
   it.each([

@@ -156,7 +156,7 @@ class PaynetEasyModuleService extends MedusaService({
    * same event key (source, orderid, client_orderid, type, status, event_key) get the same row, created by the first.
    *
    * On the hot path of `/payneteasy/callback` (bench "callbacks/s"), however many callbacks it records (the route
-   * records those of one event-loop turn together: callbacks/record-batch.ts): one INSERT … ON CONFLICT DO NOTHING on
+   * records those of one event-loop turn together: core/callbacks/record-batch.ts): one INSERT … ON CONFLICT DO NOTHING on
    * the event's unique index, returning the rows it created. Only a copy of an earlier callback (the gateway re-sending
    * one, or a repeat within the batch) costs a second statement: its row is looked up by its whole event key
    * (`existingCallbacks`). A duplicate racing an uncommitted first copy waits for it, and a later statement sees it.
@@ -202,7 +202,7 @@ class PaynetEasyModuleService extends MedusaService({
    * route's hot path. For each input, in order: its row and whether this call created it. A copy of a callback
    * recorded before (or by a racing statement) gets that row, as in recordCallbacks, when one of its verifying
    * registrations recorded it. Undefined when there is no such row: a session that is missing or deleted, or one of
-   * another registration; the caller tells those apart the general way (callbacks/accept.ts). Inputs with the same
+   * another registration; the caller tells those apart the general way (core/callbacks/accept.ts). Inputs with the same
    * event key get the same row, created by the first.
    */
   async recordSessionCallbacks(

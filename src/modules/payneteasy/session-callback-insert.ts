@@ -1,12 +1,12 @@
 /**
  * Recording callbacks for payment sessions with the check that vouches for them in the same statement: a callback is
  * inserted only if its session exists, is not deleted, and belongs to one of the registrations whose control key
- * verified it (the caller checked the control in memory against each registration: gateway-adapter/callback-keys.ts).
+ * verified it (the caller checked the control in memory against each registration: core/connection/callback-keys.ts).
  * One round trip where a session read and then the insert took two: the callback route's hot path (bench
  * "callbacks/s"; PaynetEasyModuleService.recordSessionCallbacks).
  *
  * Its own file so the statement is read in one place. It joins the payment module's `payment_session` table, read
- * only, on the columns callbacks/verify.ts reads too (id, provider_id, deleted_at): raw SQL across two modules' tables
+ * only, on the columns core/callbacks/verify.ts reads too (id, provider_id, deleted_at): raw SQL across two modules' tables
  * in one database, as that read does, because a link or a Query graph cannot take part in an INSERT.
  * The values travel as one array a column (`unnest`), so the statement has the same 16 bindings however many callbacks
  * it records. It returns only the columns the caller matches and reads (id, outcome, provider, event key): parsing

@@ -10,7 +10,7 @@
  *     once per payment collection by updatePayment with a CVV (the saved-card route) or by authorizePayment
  *   initiatePayment with data.recurring_charge → recurring-charge-payment.ts (a renewal's charge, already taken)
  *   account holders / payment methods (saved cards) → payment-methods.ts
- * Options are parsed once here; the gateway is reached through src/gateway-adapter. Errors reach Medusa as
+ * Options are parsed once here; the gateway is reached through src/core/connection. Errors reach Medusa as
  * MedusaErrors with a type (errors.ts): a gateway refusal is NOT_ALLOWED (400), bad input INVALID_DATA.
  */
 import { AbstractPaymentProvider, MedusaError } from "@medusajs/framework/utils"
@@ -24,21 +24,21 @@ import type {
   SavePaymentMethodInput, SavePaymentMethodOutput,
 } from "@medusajs/framework/types"
 import type { PaynetEasyClient } from "../../gateway"
-import { clientForOptions, parseOptions, type PaynetEasyOptions } from "../../gateway-adapter"
-import { PAYNETEASY_PROVIDER_BRAND } from "../../gateway-adapter/registration"
-import { parseSessionData, type SessionData } from "../../payment-data/session-data"
-import { cancel, capture, refund, releaseDeleted } from "./after-authorization"
-import { withoutTransient } from "./card"
-import { checkStatus, payWithCard, startSession } from "./checkout"
-import type { ProviderContext } from "./context"
-import { storefrontSafe } from "../../payment-data/payer"
-import { uploadThreeDS } from "./three-ds"
-import { webhookAction } from "./webhook"
-import * as methods from "./payment-methods"
-import * as savedCard from "./saved-card-payment"
-import { isRecurringCharge, recordRecurringCharge } from "./recurring-charge-payment"
+import { clientForOptions, parseOptions, type PaynetEasyOptions } from "../../core/connection"
+import { PAYNETEASY_PROVIDER_BRAND } from "../../core/connection/registration"
+import { parseSessionData, type SessionData } from "../../core/checkout/session-data"
+import { cancel, capture, refund, releaseDeleted } from "../../core/checkout/after-authorization"
+import { withoutTransient } from "../../core/checkout/card"
+import { checkStatus, payWithCard, startSession } from "../../core/checkout/checkout"
+import type { ProviderContext } from "../../core/checkout/context"
+import { storefrontSafe } from "../../core/checkout/payer"
+import { uploadThreeDS } from "../../core/checkout/three-ds"
+import { webhookAction } from "../../core/checkout/webhook"
+import * as methods from "../../core/saved-cards/payment-methods"
+import * as savedCard from "../../core/saved-cards/saved-card-payment"
+import { isRecurringCharge, recordRecurringCharge } from "../../core/recurring/recurring-charge-payment"
 
-export { WEBHOOK_AMOUNT, WEBHOOK_ACTIONS } from "./webhook"
+export { WEBHOOK_AMOUNT, WEBHOOK_ACTIONS } from "../../core/checkout/webhook"
 
 export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEasyOptions> {
   static identifier = "payneteasy"

@@ -17,7 +17,7 @@
  * - a payout's callback (client_orderid `pnepo_…`): the payout follows STATUS (payouts/payout-callback.ts); a saved
  *   card's zero-amount verification (`pnecard_…`): the card is saved or dropped by STATUS
  *   (saved-cards/verification-callback.ts); a recurring payment's charge (`pnerp_…`): STATUS decides under the
- *   recurring payment's lock (recurring/charge-callback.ts). The kinds are listed in callbacks/order-kinds.ts.
+ *   recurring payment's lock (recurring/charge-callback.ts). The kinds are listed in core/callbacks/order-kinds.ts.
  * - a genuine callback for an order Medusa does not know (its session was deleted after a cart change, while the
  *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
  *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
@@ -37,15 +37,15 @@ import { scrub } from "../../gateway/scrub"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import type { CallbackRow } from "../../modules/payneteasy/service"
-import { confirmCallbackEvent } from "./confirm-later-event"
-import { removeReflectedEvent, reflectLaterEvent, type ConfirmedEventFact } from "./reflect-later-event"
-import { ensureWatched, markSettled } from "../../reconciliation/watch"
-import { settleSession } from "./settle-session"
-import { findSession, type SessionInfo } from "../../callbacks/verify"
-import { processPayoutCallback } from "./payouts/payout-callback"
-import { rowKindOf } from "../../callbacks/order-kinds"
-import { settleCardVerificationCallback } from "./saved-cards/verification-callback"
-import { processRecurringCharge } from "./recurring/charge-callback"
+import { confirmCallbackEvent } from "../../core/callbacks/confirm-later-event"
+import { removeReflectedEvent, reflectLaterEvent, type ConfirmedEventFact } from "../../core/callbacks/reflect-later-event"
+import { ensureWatched, markSettled } from "../../core/reconciliation/watch"
+import { settleSession } from "../../core/checkout/settle-session"
+import { findSession, type SessionInfo } from "../../core/callbacks/verify"
+import { processPayoutCallback } from "../../core/payouts/payout-callback"
+import { rowKindOf } from "../../core/callbacks/order-kinds"
+import { settleCardVerificationCallback } from "../../core/saved-cards/verification-callback"
+import { processRecurringCharge } from "../../core/recurring/charge-callback"
 
 export const CALLBACK_RECEIVED = "payneteasy.callback.received"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"

@@ -1,8 +1,8 @@
 /**
  * Reconciliation of PAYMENTS: captures, returns and voids the provider recorded while the gateway still said
- * `processing` (src/payment-data/ledger.ts). One watch row per pending entry (`target` = "capture:<id>" / "refund:<id>" / "void:void"), on the same
- * backoff as sessions (src/reconciliation/backoff.ts). Each check asks STATUS for the entry's serial number (read-only; a client built
- * from the provider's own options, src/gateway-adapter/status-client.ts) and:
+ * `processing` (src/core/checkout/ledger.ts). One watch row per pending entry (`target` = "capture:<id>" / "refund:<id>" / "void:void"), on the same
+ * backoff as sessions (src/core/reconciliation/backoff.ts). Each check asks STATUS for the entry's serial number (read-only; a client built
+ * from the provider's own options, src/core/connection/status-client.ts) and:
  * - approved            → the entry's status is written to payment.data (paymentModule.updatePayment, which updates the
  *                         Payment row only and calls no provider); the watch is final. Medusa's Capture / Refund row
  *                         already exists, so Medusa's totals were right all along.
@@ -22,13 +22,13 @@ import { createStep, createWorkflow, StepResponse, transform, when, WorkflowResp
 import { laterEventType, type PaynetEasyClient } from "../../gateway"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { scrub } from "../../gateway/scrub"
-import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../reconciliation/backoff"
+import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../core/reconciliation/backoff"
 import { isApproved, isFinal, parseGatewayStatus } from "../../gateway/statuses"
-import { GATEWAY_TYPE, findEntry, type LedgerKind, type LedgerEntryView, parseTarget, pendingEntries, withEntry, withFinalStatus } from "../../payment-data/ledger"
-import { statusClientFor } from "../../gateway-adapter"
-import { reflectLaterEvent, removeReflectedEvent, type ConfirmedEventFact } from "./reflect-later-event"
+import { GATEWAY_TYPE, findEntry, type LedgerKind, type LedgerEntryView, parseTarget, pendingEntries, withEntry, withFinalStatus } from "../../core/checkout/ledger"
+import { statusClientFor } from "../../core/connection"
+import { reflectLaterEvent, removeReflectedEvent, type ConfirmedEventFact } from "../../core/callbacks/reflect-later-event"
 import { updateWatchStep } from "./steps/update-watch"
-import { ensureWatched, watchService as service, watchUpdate, type WatchUpdate } from "../../reconciliation/watch"
+import { ensureWatched, watchService as service, watchUpdate, type WatchUpdate } from "../../core/reconciliation/watch"
 
 export const RECONCILE_LEDGER_ENTRY_WORKFLOW = "payneteasy-reconcile-ledger-entry"
 type CheckVerdict = "settled" | "pending" | "flagged"

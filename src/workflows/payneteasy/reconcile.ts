@@ -1,6 +1,6 @@
 /**
  * Reconciliation: asks the gateway about PaynetEasy payment sessions — and captures / returns of PaynetEasy payments
- * (reconcile-ledger.ts) — that are still not final, on the gateway's recommended backoff (src/reconciliation/backoff.ts), until they
+ * (reconcile-ledger.ts) — that are still not final, on the gateway's recommended backoff (src/core/reconciliation/backoff.ts), until they
  * are final or an hour has passed (then flagged for a person).
  *
  * It is what brings a payment to its final state when no callback ever comes (callbacks blocked by a firewall, a
@@ -30,15 +30,15 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { scrub } from "../../gateway/scrub"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
-import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../reconciliation/backoff"
+import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../core/reconciliation/backoff"
 import { processCallback } from "./process-callback"
 import { discoverLedger, reconcileLedgerEntryWorkflow } from "./reconcile-ledger"
 import { updateWatchStep } from "./steps/update-watch"
-import { ensureWatched, SESSION_TARGET, watchService as service, watchUpdate, type WatchUpdate } from "../../reconciliation/watch"
-import { settleSession, type SettleResult } from "./settle-session"
-import { underTickLock } from "./tick-lock"
-import { PROVIDER_PREFIX } from "../../gateway-adapter"
-import { REPLY_MISMATCH_NOTE } from "../../payment-data/reply-match"
+import { ensureWatched, SESSION_TARGET, watchService as service, watchUpdate, type WatchUpdate } from "../../core/reconciliation/watch"
+import { settleSession, type SettleResult } from "../../core/checkout/settle-session"
+import { underTickLock } from "../../core/locks/tick-lock"
+import { PROVIDER_PREFIX } from "../../core/connection"
+import { REPLY_MISMATCH_NOTE } from "../../core/checkout/reply-match"
 
 export const TICK_LOCK = "payneteasy:reconcile:tick"
 export const RECONCILE_SESSION_WORKFLOW = "payneteasy-reconcile-session"

@@ -2,14 +2,14 @@
  * The gateway's server callback: `GET|POST {backendUrl}/payneteasy/callback` (the provider sends this address as
  * `server_callback_url`).
  *
- * verify control (in memory, then with the key of the session's or row's own registration: callbacks/accept.ts) →
- * record in the callback log (unique per source/orderid/client_orderid/type/status/event_key, see src/callbacks/
+ * verify control (in memory, then with the key of the session's or row's own registration: core/callbacks/accept.ts) →
+ * record in the callback log (unique per source/orderid/client_orderid/type/status/event_key, see src/core/callbacks/
  * params.ts `eventKey`) → 200, and queue `payneteasy.callback.received`, delivered after the plugin's
- * `callbackProcessingDelayMs` (few emits for many callbacks: workflows/payneteasy/callback-queue.ts).
+ * `callbackProcessingDelayMs` (few emits for many callbacks: core/callbacks/callback-queue.ts).
  * Processing (STATUS confirmation, order creation, failure, later events) happens in the subscriber, so the gateway
  * gets its 200 quickly and stops retrying (it retries a non-200 for 14 days).
  * - payment sessions (`payses_…`), payouts (`pnepo_…`) and saved-card verifications (`pnecard_…`) all come here; the
- *   kind of client_orderid picks the verification and the processing (callbacks/order-kinds.ts).
+ *   kind of client_orderid picks the verification and the processing (core/callbacks/order-kinds.ts).
  * - a genuine callback for a session Medusa no longer has (verifies under one of our providers) → 200 and recorded;
  *   processing flags it for a person when it is approved (process-callback.ts).
  * - malformed → 400, forged control → 403, unknown order that verifies under no provider → 404; nothing is recorded.
@@ -17,14 +17,14 @@
  *   idempotent, so this only helps recovery; a copy never processed at all is picked up by the reconciliation tick).
  *
  * Refusing garbage is cheap (bench "forged callbacks/s"): before any database work, the control is checked in memory
- * with the control key of every PaynetEasy registration (callbacks/accept.ts), and one that verifies under none is
+ * with the control key of every PaynetEasy registration (core/callbacks/accept.ts), and one that verifies under none is
  * refused at once.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
-import { acceptGatewayMessage, readGatewayMessage } from "../../../callbacks/accept"
-import { queueCallbackProcessing } from "../../../workflows/payneteasy/callback-queue"
+import { acceptGatewayMessage, readGatewayMessage } from "../../../core/callbacks/accept"
+import { queueCallbackProcessing } from "../../../core/callbacks/callback-queue"
 import { scrub } from "../../../gateway/scrub"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"

@@ -19,9 +19,9 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
-import { cartAndOrderFor } from "../../../lookups/cart-and-order"
-import { acceptGatewayMessage, readGatewayMessage } from "../../../callbacks/accept"
-import { escapeHtml } from "../../../html/escape"
+import { cartAndOrderFor } from "../../../core/checkout/cart-and-order"
+import { acceptGatewayMessage, readGatewayMessage } from "../../../core/callbacks/accept"
+import { escapeHtml } from "../../../gateway/html-escape"
 
 export const AUTHENTICATE = false
 

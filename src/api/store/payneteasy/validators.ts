@@ -5,9 +5,9 @@
  * reach the log. The provider parses the card and the upload again before they go to the gateway.
  */
 import { z } from "zod"
-import { cardSchema } from "../../../providers/payneteasy/card"
-import { payerSchema } from "../../../payment-data/payer"
-import { threeDSUploadFields, type ThreeDSKind } from "../../../providers/payneteasy/three-ds"
+import { cardSchema } from "../../../core/checkout/card"
+import { payerSchema } from "../../../core/checkout/payer"
+import { threeDSUploadFields, type ThreeDSKind } from "../../../core/checkout/three-ds"
 import { valueFreeBody } from "../../value-free-body"
 
 /** POST /store/payneteasy/payment-sessions/:id/card */

@@ -8,7 +8,7 @@
  * so a duplicate is recorded once and processed once. `source` is part of the key so that the shopper's return
  * (which never counts as the outcome) cannot shadow the server callback carrying the same four values.
  *
- * `params` holds the request as received minus secrets and card data (no control, PAN, CVV; see src/callbacks/params.ts
+ * `params` holds the request as received minus secrets and card data (no control, PAN, CVV; see src/core/callbacks/params.ts
  * `storableParams`).
  * `outcome` says what our processing did with the event; `outcome_detail` says why, in words an admin can act on.
  */

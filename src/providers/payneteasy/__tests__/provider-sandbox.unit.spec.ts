@@ -7,7 +7,7 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../../sandbox"
 import { PaynetEasyProviderService } from "../provider"
-import { pendingLedgerEntries } from "../../../payment-data/session-data"
+import { pendingLedgerEntries } from "../../../core/checkout/session-data"
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Unit Shopper" }
 const PAYER = { email: "u@x.test", phone: "+4930", address_1: "1 St", city: "Berlin", postal_code: "10115", country_code: "de" }

@@ -7,7 +7,7 @@ import { generateKeyPairSync } from "node:crypto"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../../sandbox"
 import { PaynetEasyClient } from "../../../gateway"
 import { PaynetEasyProviderService } from "../provider"
-import { rebillCard, tokenizeCard } from "../../../saved-cards/card-gateway"
+import { rebillCard, tokenizeCard } from "../../../core/saved-cards/card-gateway"
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
 const privateKeyPem = privateKey.export({ type: "pkcs8", format: "pem" }).toString()

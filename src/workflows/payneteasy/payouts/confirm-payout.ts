@@ -12,8 +12,8 @@
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { refreshFromStatus, sendPay } from "./gateway-calls"
-import { applyChange, getPayout, payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
+import { refreshFromStatus, sendPay } from "../../../core/payouts/gateway-calls"
+import { applyChange, getPayout, payoutService, withPayoutLock, type PayoutRow } from "../../../core/payouts/payout-state"
 
 export type ConfirmPayoutInput = { id: string; idempotency_key: string; actor: string }
 export type ConfirmPayoutResult = { payout: PayoutRow; replayed: boolean }

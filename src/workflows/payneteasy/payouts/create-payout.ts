@@ -15,11 +15,11 @@
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { generateEntityId, MedusaError, Modules } from "@medusajs/framework/utils"
-import { discardDestination, takeDestination } from "./destination"
-import { refreshFromStatus, sendInitial } from "./gateway-calls"
-import { assertWithinLimits, payoutProvider } from "../../../gateway-adapter/payout-config"
-import { payoutCardFor } from "./saved-card-destination"
-import { applyChange, getPayout, payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
+import { discardDestination, takeDestination } from "../../../core/payouts/destination"
+import { refreshFromStatus, sendInitial } from "../../../core/payouts/gateway-calls"
+import { assertWithinLimits, payoutProvider } from "../../../core/connection/payout-config"
+import { payoutCardFor } from "../../../core/payouts/saved-card-destination"
+import { applyChange, getPayout, payoutService, withPayoutLock, type PayoutRow } from "../../../core/payouts/payout-state"
 
 export type CreatePayoutInput = {
   method: "single" | "two_step" | "form"

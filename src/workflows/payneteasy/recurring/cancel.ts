@@ -9,7 +9,7 @@
  *    a refund and creates no order. Compensation puts the row back, unless a stop request may have been sent;
  * 2. stop the schedule at the gateway: the intent (`gateway_cancel: pending`) is written before the request, whose
  *    client-orderid is `<row id>-stop`, one per row; a lost or unreadable reply is settled by STATUS on it
- *    (recurring/gateway-calls.ts), never assumed. No compensation: the gateway documents no way to resume a stop;
+ *    (core/recurring/gateway-calls.ts), never assumed. No compensation: the gateway documents no way to resume a stop;
  * 3. record what the gateway said: `stopped`, `refused` (the gateway's reason: stop it in the merchant portal) or
  *    `unknown` (STATUS could not tell: an attention item; cancelling again asks STATUS first, sends nothing blindly).
  * Cancelling again is safe: a stopped one answers as it is; an earlier refusal is sent again (a refused request did
@@ -19,10 +19,10 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { scrub } from "../../../gateway/scrub"
-import { cardsClient } from "../../../gateway-adapter/cards-config"
+import { cardsClient } from "../../../core/connection/cards-config"
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
-import { stopRecurringPayment, type StopResult } from "../../../recurring/gateway-calls"
-import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../busy-lock"
+import { stopRecurringPayment, type StopResult } from "../../../core/recurring/gateway-calls"
+import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../../../core/locks/busy-lock"
 import { service } from "./create-from-order"
 
 export type CancelOutcome = { row: RecurringPaymentRow; gateway_cancelled: boolean; note: string }

@@ -7,7 +7,7 @@
  * retried subscriber or a second instance finds the same rows) → under the order's lock (Medusa locking,
  * `payneteasy:recurring:<order id>`), for each row still `pending`: decide why it cannot be set up (guest order, not
  * paid through PaynetEasy, no private key) or create the card reference (create-card-ref v4 for the order's approved
- * transaction, saved-cards/card-gateway.ts) and the recurring payment (recurring/gateway-calls.ts, lost reply →
+ * transaction, core/saved-cards/card-gateway.ts) and the recurring payment (core/recurring/gateway-calls.ts, lost reply →
  * STATUS, never a second subscription). No compensation: the gateway has no documented call to undo a recurring
  * payment (README), so what it created is recorded, never rolled back.
  */
@@ -16,14 +16,14 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { fromMinorUnits } from "../../../gateway/money"
 import { nextChargeDate } from "../../../gateway/schedule"
-import { parseOptions, resolvePrivateKey } from "../../../gateway-adapter"
-import { cardsClient, cardsProviderOptions } from "../../../gateway-adapter/cards-config"
+import { parseOptions, resolvePrivateKey } from "../../../core/connection"
+import { cardsClient, cardsProviderOptions } from "../../../core/connection/cards-config"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
-import { toGatewayCurrency, toMinor } from "../../../payment-data/amounts"
-import { createCardReference, readCardInfo } from "../../../saved-cards/card-gateway"
-import { createRecurringPayment, findRecurringPayment, type RecurringResult } from "../../../recurring/gateway-calls"
-import { lineSchedule, scheduleKey, type RecurringSchedule } from "../../../recurring/schedule"
+import { toGatewayCurrency, toMinor } from "../../../core/checkout/amounts"
+import { createCardReference, readCardInfo } from "../../../core/saved-cards/card-gateway"
+import { createRecurringPayment, findRecurringPayment, type RecurringResult } from "../../../core/recurring/gateway-calls"
+import { lineSchedule, scheduleKey, type RecurringSchedule } from "../../../core/recurring/schedule"
 import { scrub } from "../../../gateway/scrub"
 
 export type RecurringItem = { variant_id: string | null; product_id: string | null; title: string; quantity: number; unit_price: string }

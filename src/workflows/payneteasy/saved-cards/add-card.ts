@@ -16,9 +16,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
-import { sendOnce, isFinal, isNotFound } from "../../../gateway-adapter"
-import { payerFields } from "../../../payment-data/payer"
-import { cardsClient, cardsProviderId, cardsProviderOptions } from "../../../gateway-adapter/cards-config"
+import { sendOnce, isFinal, isNotFound } from "../../../core/connection"
+import { payerFields } from "../../../core/checkout/payer"
+import { cardsClient, cardsProviderId, cardsProviderOptions } from "../../../core/connection/cards-config"
 
 export type StartVerificationInput = { customer_id: string; return_url?: string; ip?: string }
 

@@ -3,7 +3,7 @@
  * customer's saved cards, with the cardholder absent, so that the charge becomes a Medusa payment on the order (paid /
  * outstanding totals right, refundable like any other payment).
  *
- * What may be charged (saved-cards/rebill-balance.ts): Medusa's outstanding amount minus what the order's payments
+ * What may be charged (core/saved-cards/rebill-balance.ts): Medusa's outstanding amount minus what the order's payments
  * hold authorized and minus a rebill still pending. An authorization is never cancelled, voided or replaced: the
  * rebill is paid into the order's untouched unpaid collection (the one an order edit makes for the difference) or a
  * collection of its own (createOrderPaymentCollectionWorkflow, which only adds one), never through Medusa's
@@ -31,10 +31,10 @@ import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
-import { decimalText, toGatewayAmount, toMinor } from "../../../payment-data/amounts"
+import { decimalText, toGatewayAmount, toMinor } from "../../../core/checkout/amounts"
 import { currencyExponent, fromMinorUnits } from "../../../gateway/money"
-import { rebillBalance, type PendingRebill, type RebillBalance, type RebillRefusal } from "../../../saved-cards/rebill-balance"
-import { rebillLockKey, recordRebillPayment } from "./rebill-outcome"
+import { rebillBalance, type PendingRebill, type RebillBalance, type RebillRefusal } from "../../../core/saved-cards/rebill-balance"
+import { rebillLockKey, recordRebillPayment } from "../../../core/saved-cards/rebill-outcome"
 
 /** Minor units of an admin-typed amount, refusing what the currency cannot hold (no silent rounding). */
 function exactMinor(amount: string | number, currency: string): bigint {
@@ -103,7 +103,7 @@ const ORDER_FIELDS = [
 ]
 
 /**
- * The order and what a rebill may charge on it now (saved-cards/rebill-balance.ts). NOT_FOUND for an unknown order.
+ * The order and what a rebill may charge on it now (core/saved-cards/rebill-balance.ts). NOT_FOUND for an unknown order.
  * Read under the order's rebill lock when it decides a charge; without it for a view (the widget).
  */
 export async function loadRebillBalance(container: MedusaContainer, orderId: string): Promise<{ order: any; balance: RebillBalance }> {
@@ -213,7 +213,7 @@ export const prepareRebillStep = createStep(
 async function authorizeRebillSession(container: any, sessionId: string) {
   const payments = container.resolve(Modules.PAYMENT)
   try {
-    // Same lock key as settleSession (workflows/payneteasy/settle-session.ts) uses for a session without a cart: the
+    // Same lock key as settleSession (core/checkout/settle-session.ts) uses for a session without a cart: the
     // gateway's callback for this rebill may be authorizing the same session right now; the module is idempotent once
     // one of us has created the Payment.
     return await container.resolve(Modules.LOCKING).execute(sessionId, () => payments.authorizePaymentSession(sessionId, {}), { timeout: 30 })

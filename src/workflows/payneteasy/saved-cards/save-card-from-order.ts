@@ -10,7 +10,7 @@
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
-import type { CardDetails } from "../../../saved-cards/card-gateway"
+import type { CardDetails } from "../../../core/saved-cards/card-gateway"
 
 export type CardToSave = {
   customer_id: string

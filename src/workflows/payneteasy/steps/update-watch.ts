@@ -1,10 +1,10 @@
 /**
- * The workflow step that writes one reconciliation watch row's check result (src/reconciliation/watch.ts `watchUpdate`). Compensation
+ * The workflow step that writes one reconciliation watch row's check result (src/core/reconciliation/watch.ts `watchUpdate`). Compensation
  * puts the row's previous values back, so a later failing step leaves the watch due again rather than closed.
  */
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { ReconciliationRow } from "../../../modules/payneteasy/service"
-import { watchService, type WatchUpdate } from "../../../reconciliation/watch"
+import { watchService, type WatchUpdate } from "../../../core/reconciliation/watch"
 
 type Snapshot = Pick<ReconciliationRow, "id" | "state" | "next_check_at" | "last_status" | "last_checked_at" | "checks" | "note">
 

@@ -2,7 +2,7 @@
  * zod schemas of the admin saved-card routes (wired in src/api/middlewares.ts): unknown fields are a 400 naming them.
  */
 import { z } from "@medusajs/framework/zod"
-import { SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE } from "../../../../saved-cards/card-id"
+import { SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE } from "../../../../core/saved-cards/card-id"
 
 export const AdminPaynetEasyRebillBody = z
   .object({

@@ -4,7 +4,7 @@
  * `handled=false` (default) hides handled items, `true` shows only them, `all` both. Paginated (`limit`, `offset`, `count`).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { attentionItems } from "../_lib/attention"
+import { attentionItems } from "../../../../core/dashboard/attention"
 import type { AdminPaynetEasyAttentionQueryType } from "../_lib/validators"
 
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminPaynetEasyAttentionQueryType>, res: MedusaResponse) => {

@@ -8,7 +8,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { PAYNETEASY_MODULE } from "../../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../../modules/payneteasy/service"
 import type { CallbackRow } from "../../../../modules/payneteasy/service"
-import { callbackView } from "../_lib/callback-view"
+import { callbackView } from "../../../../core/dashboard/callback-view"
 import type { AdminPaynetEasyCallbacksQueryType } from "../_lib/validators"
 
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminPaynetEasyCallbacksQueryType>, res: MedusaResponse) => {

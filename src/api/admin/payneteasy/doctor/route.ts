@@ -6,7 +6,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { checkProvider, paynetEasyProviderIds } from "../_lib/providers"
+import { checkProvider, paynetEasyProviderIds } from "../../../../core/connection/providers"
 import type { AdminPaynetEasyDoctorBodyType } from "../_lib/validators"
 
 export const POST = async (req: AuthenticatedMedusaRequest<AdminPaynetEasyDoctorBodyType>, res: MedusaResponse) => {

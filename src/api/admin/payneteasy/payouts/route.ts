@@ -9,9 +9,9 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { createHash } from "node:crypto"
 import { normalizeAmount } from "../../../../gateway/money"
 import { runCreatePayout } from "../../../../workflows/payneteasy/payouts/create-payout"
-import { depositDestination, destinationSummary, discardDestination } from "../../../../workflows/payneteasy/payouts/destination"
-import { payoutCard, savedCardSummary } from "../../../../workflows/payneteasy/payouts/saved-card-destination"
-import { payoutService, payoutView, type PayoutRow } from "../../../../workflows/payneteasy/payouts/payout-state"
+import { depositDestination, destinationSummary, discardDestination } from "../../../../core/payouts/destination"
+import { payoutCard, savedCardSummary } from "../../../../core/payouts/saved-card-destination"
+import { payoutService, payoutView, type PayoutRow } from "../../../../core/payouts/payout-state"
 import { actorOf, idempotencyKey, invalid, sendError } from "./http"
 import { createPayoutSchema, firstIssue, listPayoutsQuerySchema } from "./validators"
 

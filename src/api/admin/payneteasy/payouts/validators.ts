@@ -12,7 +12,7 @@
 import { z } from "zod"
 import { currencyExponent } from "../../../../gateway/money"
 import { luhnOk } from "../../../../gateway/luhn"
-import { SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE } from "../../../../saved-cards/card-id"
+import { SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE } from "../../../../core/saved-cards/card-id"
 
 export const PAYOUT_METHOD_VALUES = ["single", "two_step", "form"] as const
 export const DESTINATION_TYPE_VALUES = ["card", "saved_card", "bank", "wallet", "phone"] as const

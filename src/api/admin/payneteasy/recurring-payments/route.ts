@@ -9,7 +9,7 @@ import { PAYNETEASY_MODULE } from "../../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../../modules/payneteasy/service"
 import type { RecurringChargeRow, RecurringPaymentRow } from "../../../../modules/payneteasy/service"
 import { invalid } from "../payouts/http"
-import { recurringPaymentView } from "../_lib/recurring-view"
+import { recurringPaymentView } from "../../../../core/dashboard/recurring-view"
 
 const idFilter = (name: string) =>
   z.string({ error: `${name} must be a single id` }).trim().regex(/^[A-Za-z0-9_]{1,64}$/, { message: `${name} must be an id (letters, digits, _)` }).optional()

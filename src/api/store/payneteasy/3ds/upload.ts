@@ -3,7 +3,7 @@
  *
  * The storefront posts what the browser / ACS gave it; we hand it to the provider through the payment module's
  * updatePaymentSession (`data.threeDS`), a plain module call and not a workflow, so the values are never persisted as
- * workflow input. The provider sends the upload with its own credentials (src/providers/payneteasy/three-ds.ts) and
+ * workflow input. The provider sends the upload with its own credentials (src/core/checkout/three-ds.ts) and
  * returns the refreshed session without the upload in it.
  * The body was validated by the route's middleware (validateAndTransformBody with ../validators.ts, value-free
  * messages). Answers: 200 { payment_session } (status authorized / captured / requires_more / pending); 402 when the
@@ -12,7 +12,7 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
-import type { ThreeDSKind } from "../../../../providers/payneteasy/three-ds"
+import type { ThreeDSKind } from "../../../../core/checkout/three-ds"
 import { sessionView as view } from "../session-view"
 import type { StorePaynetEasyThreeDSBodyType } from "../validators"
 

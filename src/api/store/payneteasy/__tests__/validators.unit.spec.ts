@@ -6,7 +6,7 @@
 import { validateAndTransformBody } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { cardSchema } from "../../../../providers/payneteasy/card"
+import { cardSchema } from "../../../../core/checkout/card"
 import { StorePaynetEasyCardBody, StorePaynetEasyThreeDSBody } from "../validators"
 
 /** Runs the middleware as Medusa does; resolves with what it passed to next() and the validated body. */

@@ -6,7 +6,7 @@
  * The gateway's card reference never appears in a response.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { activeCardsOf, publicCard } from "../../../../saved-cards/records"
+import { activeCardsOf, publicCard } from "../../../../core/saved-cards/records"
 import { settleCardVerifications, startCardVerificationWorkflow } from "../../../../workflows/payneteasy/saved-cards/add-card"
 import { customerIdOf } from "./customer"
 import type { StorePaynetEasyAddCardBodyType } from "./validators"

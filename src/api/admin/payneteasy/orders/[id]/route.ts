@@ -5,7 +5,7 @@
  * An order paid otherwise answers `is_payneteasy: false`; an unknown order 404. No gateway call (see …/check).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { buildOrderPanel } from "../../_lib/order-panel"
+import { buildOrderPanel } from "../../../../../core/dashboard/order-panel"
 
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
   res.json({ order: await buildOrderPanel(req.scope, req.params.id) })

@@ -3,7 +3,7 @@
  * snapshot (the service's readSnapshot) so the status and the history agree. Admin authentication.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { historyView, payoutService, payoutView, type HistoryRow, type PayoutRow } from "../../../../../workflows/payneteasy/payouts/payout-state"
+import { historyView, payoutService, payoutView, type HistoryRow, type PayoutRow } from "../../../../../core/payouts/payout-state"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const svc = payoutService(req.scope)

@@ -5,7 +5,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { SAVED_CARD_ID, softDeleteCard } from "../../../../../saved-cards/records"
+import { SAVED_CARD_ID, softDeleteCard } from "../../../../../core/saved-cards/records"
 import { customerIdOf } from "../customer"
 
 export const DELETE = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {

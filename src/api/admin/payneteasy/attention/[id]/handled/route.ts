@@ -4,7 +4,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { markHandled } from "../../../_lib/attention"
+import { markHandled } from "../../../../../../core/dashboard/attention"
 import type { AdminPaynetEasyHandledBodyType } from "../../../_lib/validators"
 
 export const POST = async (req: AuthenticatedMedusaRequest<AdminPaynetEasyHandledBodyType>, res: MedusaResponse) => {

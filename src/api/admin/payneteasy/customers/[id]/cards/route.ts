@@ -4,7 +4,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { PAYNETEASY_MODULE } from "../../../../../../modules/payneteasy"
-import { publicCard, type SavedCardRow } from "../../../../../../saved-cards/records"
+import { publicCard, type SavedCardRow } from "../../../../../../core/saved-cards/records"
 
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
   const rows = (await (req.scope.resolve(PAYNETEASY_MODULE) as any).listPaynetEasySavedCards(

@@ -4,7 +4,7 @@
  * and `check: { checked, errors }` (a gateway that cannot be reached is an error entry, not a 5xx: the panel still shows).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { buildOrderPanel, checkOrderAtGateway } from "../../../_lib/order-panel"
+import { buildOrderPanel, checkOrderAtGateway } from "../../../../../../core/dashboard/order-panel"
 
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
   await buildOrderPanel(req.scope, req.params.id) // 404 for an unknown order before anything is sent

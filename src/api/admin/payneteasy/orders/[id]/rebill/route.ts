@@ -1,6 +1,6 @@
 /**
  * GET /admin/payneteasy/orders/:id/rebill → { balance } — what a rebill may charge on the order now and, when nothing,
- * why (saved-cards/rebill-balance.ts): the dashboard's widget shows exactly this.
+ * why (core/saved-cards/rebill-balance.ts): the dashboard's widget shows exactly this.
  *
  * POST /admin/payneteasy/orders/:id/rebill { card_id, amount? } — charges what the order owes and is neither paid nor
  * authorized (or `amount`, at most that) to one of the order customer's saved cards
@@ -16,7 +16,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { adminRebillOrderWorkflow, loadRebillBalance, rebillConflictOf } from "../../../../../../workflows/payneteasy/saved-cards/admin-rebill"
-import { isLockTimeout } from "../../../../../../workflows/payneteasy/busy-lock"
+import { isLockTimeout } from "../../../../../../core/locks/busy-lock"
 import type { AdminPaynetEasyRebillBodyType } from "../../../_lib/saved-card-validators"
 
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {

@@ -4,7 +4,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { runConfirmPayout } from "../../../../../../workflows/payneteasy/payouts/confirm-payout"
-import { payoutView } from "../../../../../../workflows/payneteasy/payouts/payout-state"
+import { payoutView } from "../../../../../../core/payouts/payout-state"
 import { actorOf, idempotencyKey, invalid, sendError } from "../../http"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {

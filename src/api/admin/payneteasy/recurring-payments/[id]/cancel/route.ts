@@ -9,7 +9,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { PAYNETEASY_MODULE } from "../../../../../../modules/payneteasy"
 import { cancelRecurringPayment } from "../../../../../../workflows/payneteasy/recurring/cancel"
 import { actorOf, sendError } from "../../../payouts/http"
-import { recurringPaymentView } from "../../../_lib/recurring-view"
+import { recurringPaymentView } from "../../../../../../core/dashboard/recurring-view"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   try {

@@ -5,7 +5,7 @@
  * Body: { cvv2?: "123" }. The logged-in customer who owns the session's card only (another customer's session is a
  * 404, like a missing one). The CVV goes from this request through the payment module's updatePaymentSession (a plain
  * module call; Medusa stores only the provider's output) into the provider's one charge for the payment collection
- * (providers/payneteasy/saved-card-payment.ts) and the rebill request: nothing stores, logs or echoes it.
+ * (core/saved-cards/saved-card-payment.ts) and the rebill request: nothing stores, logs or echoes it.
  *
  * Answers as the direct card step does: 200 { payment_session } (captured; pending when the gateway's answer was
  * lost), 402 payment_declined with the gateway's reason, 400 bad input or another session of this collection already

@@ -1,0 +1,65 @@
+/**
+ * The pure halves of the follow-up rules (follow-up.ts, session-data.ts): judging a STATUS after a lost reply
+ * against the snapshot, checking the amount of an adopted transaction, and listing undecided ledger entries.
+ */
+import { amountAgrees, judgeLostReply } from "../follow-up"
+import { pendingLedgerEntries } from "../session-data"
+
+const st = (serial: string | undefined, type: string, amount?: string, status = "approved") =>
+  ({ type: "status-response", status, "serial-number": serial, "transaction-type": type, amount }) as any
+
+describe("judgeLostReply", () => {
+  it("the snapshot's serial still latest → the request never arrived", () => {
+    expect(judgeLostReply(st("s1", "capture"), st("s1", "capture"), "capture")).toBe("not-arrived")
+  })
+  it("a new serial of our kind → new; of another kind, or no serial to compare → unclear", () => {
+    expect(judgeLostReply(st("s1", "capture"), st("s2", "capture"), "capture")).toBe("new")
+    expect(judgeLostReply(st("s1", "capture"), st("s2", "return"), "reversal")).toBe("new")
+    expect(judgeLostReply(st("s1", "capture"), st("s2", "reversal"), "capture")).toBe("unclear")
+    expect(judgeLostReply(st(undefined, "preauth"), st("s2", "capture"), "capture")).toBe("unclear")
+    expect(judgeLostReply(st("s1", "preauth"), st(undefined, "capture"), "capture")).toBe("unclear")
+  })
+})
+
+describe("amountAgrees (STATUS amount = the order's held/captured amount)", () => {
+  it("reversal: the order amount fell by exactly the requested amount", () => {
+    expect(amountAgrees("reversal", st("a", "capture", "9.42"), st("b", "reversal", "7.42"), "2.00", "EUR")).toBe(true)
+    expect(amountAgrees("reversal", st("a", "capture", "9.42"), st("b", "reversal", "8.42"), "2.00", "EUR")).toBe(false)
+    expect(amountAgrees("reversal", st("a", "capture", undefined), st("b", "reversal", "8.42"), "2.00", "EUR")).toBe(false)
+  })
+  it("capture: the hold is unchanged, or the gateway reports the transaction's own amount", () => {
+    expect(amountAgrees("capture", st("a", "capture", "10.42"), st("b", "capture", "10.42"), "3.00", "EUR")).toBe(true)
+    expect(amountAgrees("capture", st("a", "capture", "10.42"), st("b", "capture", "3"), "3.00", "EUR")).toBe(true)
+    expect(amountAgrees("capture", st("a", "capture", "10.42"), st("b", "capture", "6.42"), "3.00", "EUR")).toBe(false)
+    expect(amountAgrees("capture", st("a", "capture", "10.42"), st("b", "capture", undefined), "3.00", "EUR")).toBe(false)
+  })
+  it("a void / full return names no amount; an unreadable amount never agrees", () => {
+    expect(amountAgrees("void", st("a", "sale", "5"), st("b", "void", "0"), undefined, "EUR")).toBe(true)
+    expect(amountAgrees("reversal", st("a", "sale", "5"), st("b", "reversal", "n/a"), "1", "EUR")).toBe(false)
+  })
+})
+
+describe("pendingLedgerEntries", () => {
+  const base = { session_id: "payses_1", clientOrderId: "payses_1", orderId: "1000001", flow: "hosted", transactionType: "preauth", amount: "10.42", currency: "EUR" }
+  it("returns undecided captures, refunds and the void with what STATUS needs; decided ones are left out", () => {
+    const data = {
+      ...base,
+      captures: [
+        { id: "capt_1", amount: "4.00", currency: "EUR", status: "approved", serialNumber: "s1" },
+        { id: "capt_2", amount: "3.00", currency: "EUR", status: "processing", serialNumber: "s2", pending: true },
+      ],
+      refunds: [{ id: "ref_1", amount: "1.00", status: "unknown", serialNumber: "s3", pending: true }, { id: "ref_0", amount: "1.00", status: "declined" }],
+      voidEntry: { id: "void", amount: "all", status: "processing", serialNumber: "s4", pending: true },
+    }
+    expect(pendingLedgerEntries(data)).toEqual([
+      { kind: "capture", id: "capt_2", amount: "3.00", currency: "EUR", status: "processing", serialNumber: "s2", clientOrderId: "payses_1", orderId: "1000001" },
+      { kind: "refund", id: "ref_1", amount: "1.00", currency: undefined, status: "unknown", serialNumber: "s3", clientOrderId: "payses_1", orderId: "1000001" },
+      { kind: "void", id: "void", amount: "all", currency: undefined, status: "processing", serialNumber: "s4", clientOrderId: "payses_1", orderId: "1000001" },
+    ])
+  })
+  it("nothing pending, or data that is not ours → []", () => {
+    expect(pendingLedgerEntries({ ...base, captures: [{ id: "c", amount: "1", status: "APPROVED" }] })).toEqual([])
+    expect(pendingLedgerEntries({ payer: { email: "x" } })).toEqual([])
+    expect(pendingLedgerEntries(undefined)).toEqual([])
+  })
+})

@@ -1,0 +1,153 @@
+/**
+ * Money after authorization: capture of exactly Medusa's Capture amount, return of exactly the refund amount,
+ * cancel (void; refused because settled → full return; already voided → done), and releasing the hold of a deleted
+ * session. Each keyed by Medusa's own id (context.idempotency_key), so a replay is a no-op. Sending and following
+ * one capture / return / void: follow-up.ts.
+ */
+import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { BigNumberInput } from "@medusajs/framework/types"
+import { isApproved, isDeclined } from "../../gateway/statuses"
+import { isNotFound } from "../connection"
+import type { SessionData } from "./session-data"
+import { toGatewayAmount, toMinor } from "./amounts"
+import { captureAmount } from "./capture-amount"
+import type { ProviderContext } from "./context"
+import { GatewayRefusal } from "./errors"
+import { followUp, type FollowOp, type FollowOutcome } from "./follow-up"
+import { gatewayValue } from "./gateway-call"
+import { toSessionStatus, transactionTypeKey } from "./status-map"
+
+type Data = Record<string, unknown>
+
+function requireOrderId(data: SessionData, what: string): string {
+  if (!data.orderId) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `PaynetEasy ${what}: this payment has no gateway order id`)
+  }
+  return data.orderId
+}
+
+function requireMedusaId(id: string | undefined, what: string): string {
+  if (!id) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `PaynetEasy ${what}: Medusa passed no ${what} id (context.idempotency_key); refusing to move an unknown amount`)
+  }
+  return id
+}
+
+/** Capture / return / void through follow-up.ts; a still-undecided one is recorded as pending, with a warning. */
+async function follow(ctx: ProviderContext, op: FollowOp, fields: Record<string, string | undefined>, data: SessionData): Promise<FollowOutcome> {
+  const outcome = await followUp(ctx.client, {
+    op,
+    fields,
+    query: { clientOrderId: data.clientOrderId, orderId: data.orderId },
+    amount: fields.amount,
+    currency: data.currency,
+  })
+  if (outcome.pending) {
+    ctx.logger?.warn(`PaynetEasy ${op} for order ${data.orderId} is still ${outcome.status}; recorded as pending for reconciliation`)
+  }
+  return outcome
+}
+
+export async function capture(ctx: ProviderContext, cradle: unknown, data: SessionData, captureId: string | undefined): Promise<Data> {
+  const id = requireMedusaId(captureId, "capture")
+  if (data.captures?.some((c) => c.id === id)) return data // replay of the same Medusa capture
+  if (data.transactionType === "sale") return data // a sale captured the money when it was approved
+  const orderId = requireOrderId(data, "capture")
+  const amount = await captureAmount(cradle, id, data.currency)
+  const fields = { client_orderid: data.clientOrderId, orderid: orderId, amount, currency: data.currency }
+  const entry = await follow(ctx, "CAPTURE", fields, data)
+  return { ...data, captures: [...(data.captures ?? []), { id, amount, currency: data.currency, ...entry }] }
+}
+
+export async function refund(ctx: ProviderContext, data: SessionData, refundId: string | undefined, requested: BigNumberInput): Promise<Data> {
+  const id = requireMedusaId(refundId, "refund")
+  if (data.refunds?.some((r) => r.id === id)) return data
+  const orderId = requireOrderId(data, "refund")
+  const amount = toGatewayAmount(requested, data.currency)
+  if (toMinor(amount, data.currency) <= 0n) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "Refund amount must be greater than zero")
+  }
+  const fields = { client_orderid: data.clientOrderId, orderid: orderId, amount, currency: data.currency, comment: `Refund ${id}`.slice(0, 50) }
+  const entry = await follow(ctx, "RETURN", fields, data)
+  return { ...data, refunds: [...(data.refunds ?? []), { id, amount, currency: data.currency, ...entry }] }
+}
+
+export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: string | undefined): Promise<Data> {
+  if (data.voided || !data.orderId) return data // already voided, or nothing was ever sent to the gateway
+  const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }))
+  // STATUS describes the order's latest transaction.
+  const type = transactionTypeKey(reply["transaction-type"])
+  if (type === "void" && isApproved(reply)) {
+    return { ...data, voided: true, gatewayStatus: reply.status } // already voided
+  }
+  if ((type === "sale" || type === "preauth") && isDeclined(reply)) {
+    return { ...data, gatewayStatus: reply.status } // the payment itself failed: nothing is held
+  }
+  return voidOrReturn(ctx, data, `Cancel ${cancelId ?? data.session_id}`)
+}
+
+/**
+ * Medusa deletes sessions whenever the cart changes. A hosted registration nobody paid moves no money and is left to
+ * expire. If the gateway already holds an approved preauth for this session, the hold is released with a void,
+ * since no order can capture a deleted session. An approved sale is never refunded here (a callback may be turning
+ * it into an order right now): it is logged for reconciliation. Returns the data to keep, or undefined (unchanged).
+ *
+ * A session whose card or saved-card request has an unknown outcome (gatewayStatus "unknown", no gateway order id:
+ * the reply and the STATUS after it were lost) may still hold a charge, which deleting the session would orphan: its
+ * STATUS asks by client_orderid alone. "Not found" means nothing was charged, and a STATUS that still fails leaves
+ * the data as it is (logged: the callback, if any, lands in the admin's Attention list).
+ */
+export async function releaseDeleted(ctx: ProviderContext, data: SessionData): Promise<Data | undefined> {
+  const unknownOutcome = !data.orderId && data.gatewayStatus === "unknown"
+  if (!data.orderId && !unknownOutcome) return undefined
+  const what = data.orderId ? `gateway order ${data.orderId}` : `request ${data.clientOrderId} (outcome unknown)`
+  try {
+    // one STATUS decides: by client_orderid alone when the gateway order id was never learned
+    const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId })
+    const orderId = data.orderId ?? reply["paynet-order-id"]
+    if (!orderId) return undefined
+    const status = toSessionStatus({ status: reply.status, transactionType: reply["transaction-type"] ?? data.transactionType })
+    if (status === PaymentSessionStatus.AUTHORIZED) {
+      return await voidOrReturn(ctx, { ...data, orderId }, `Session ${data.session_id} deleted`)
+    }
+    if (status === PaymentSessionStatus.CAPTURED) {
+      ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted but gateway order ${orderId} is a paid sale; reconcile it`)
+    }
+  } catch (e) {
+    // "not found" for an unknown outcome: the request never reached the gateway, nothing was charged
+    if (!(unknownOutcome && isNotFound(e))) {
+      ctx.logger?.warn(`PaynetEasy: could not check ${what} of deleted session ${data.session_id}: ${(e as Error).message}`)
+    }
+  }
+  return undefined
+}
+
+/** Void; when the gateway refuses it (e.g. settled), a full return (no amount = full reversal). */
+async function voidOrReturn(ctx: ProviderContext, data: SessionData, comment: string): Promise<Data> {
+  const base = { client_orderid: data.clientOrderId, orderid: data.orderId, comment: comment.slice(0, 50) }
+  try {
+    const entry = await follow(ctx, "VOID", base, data)
+    return { ...data, voided: true, gatewayStatus: entry.status, voidEntry: { id: "void", amount: "all", ...entry } }
+  } catch (e) {
+    if (!(e instanceof GatewayRefusal)) throw e
+    ctx.logger?.info(`PaynetEasy: void refused for order ${data.orderId} (${(e as Error).message}); returning in full instead`)
+  }
+  let entry: FollowOutcome
+  try {
+    entry = await follow(ctx, "RETURN", base, data)
+  } catch (e) {
+    // Refused too: if the order is already fully voided / reversed, cancelling is done; otherwise say why not.
+    const now = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }).catch(() => undefined)
+    const kind = transactionTypeKey(now?.["transaction-type"])
+    if (e instanceof GatewayRefusal && !!now && isApproved(now) && (kind === "void" || kind === "reversal")) {
+      return { ...data, voided: true, gatewayStatus: now.status }
+    }
+    throw e
+  }
+  return {
+    ...data,
+    voided: true,
+    gatewayStatus: entry.status,
+    refunds: [...(data.refunds ?? []), { id: "cancel", amount: "all remaining", viaReturn: true, ...entry }],
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Medusa amounts → the gateway's major-unit decimal string, exactly.
+ *
+ * Medusa hands the provider several shapes (medusa-v2.md §1.4): a number (initiatePayment gets collection.amount),
+ * a string, a raw `{ value: "12.5", precision: 20 }` (refundPayment gets refund.raw_amount), a bignumber.js
+ * instance or Medusa's own BigNumber. All are read through Medusa's BigNumber and its exact decimal text
+ * (`bigNumber.toFixed()`, never `.numeric` or a float), then rounded to the currency's ISO 4217 exponent
+ * half-up on the decimal digits — the same rounding Medusa applies in its own capture/refund guards
+ * (`roundToCurrencyPrecision`) — and written with exactly that many decimals by the gateway money module.
+ */
+import { BigNumber } from "@medusajs/framework/utils"
+import type { BigNumberInput } from "@medusajs/framework/types"
+import type BigNumberJs from "bignumber.js"
+import { currencyExponent, fromMinorUnits } from "../../gateway/money"
+
+const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/
+
+/** Exact decimal text of any Medusa amount shape ("12.5", "1000", "0.001"); throws on NaN / non-amounts. */
+export function decimalText(amount: BigNumberInput): string {
+  let text: string | undefined
+  try {
+    text = new BigNumber(amount as any).bigNumber?.toFixed()
+  } catch {
+    text = undefined
+  }
+  if (!text || !PLAIN_DECIMAL.test(text)) {
+    throw new Error(`PaynetEasy: not an amount: ${typeof amount === "object" ? JSON.stringify(amount) : String(amount)}`)
+  }
+  return text
+}
+
+/**
+ * Integer minor units of `amount` in `currency`, rounded half-up at the currency's exponent by bignumber.js (the
+ * decimal library inside Medusa's BigNumber): shiftedBy(exponent) then integerValue(ROUND_HALF_UP).
+ */
+export function toMinor(amount: BigNumberInput, currency: string): bigint {
+  const exponent = currencyExponent(currency)
+  const text = decimalText(amount)
+  if (text.startsWith("-")) {
+    throw new Error(`PaynetEasy: amount must not be negative (${text} ${currency.toUpperCase()})`)
+  }
+  const decimal = new BigNumber(text).bigNumber!
+  const Decimal = decimal.constructor as typeof BigNumberJs
+  return BigInt(decimal.shiftedBy(exponent).integerValue(Decimal.ROUND_HALF_UP).toFixed(0))
+}
+
+/** The gateway's `amount` field: canonical major units with exactly the currency's decimals ("10.42", "1000", "1.234"). */
+export function toGatewayAmount(amount: BigNumberInput, currency: string): string {
+  return fromMinorUnits(toMinor(amount, currency), currency)
+}
+
+/** The gateway's currency field: upper-case ISO code (Medusa lower-cases currency codes). */
+export function toGatewayCurrency(currency: string): string {
+  const code = (currency ?? "").trim().toUpperCase()
+  currencyExponent(code)
+  return code
+}

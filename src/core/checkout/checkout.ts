@@ -1,0 +1,176 @@
+/**
+ * Getting the shopper to pay: the session's start (hosted: sale-form / preauth-form registration; direct: nothing
+ * sent yet) and the direct flow's card step (sale / preauth with the card, card data only in memory), then the
+ * session's status by STATUS — the shopper's redirect is never proof.
+ * Reliability (send once, STATUS after a lost reply): src/core/connection/gateway-ops.ts.
+ */
+import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { BigNumberInput } from "@medusajs/framework/types"
+import { isDeclined } from "../../gateway/statuses"
+import { isFinal, isNotFound, maybeSent, pollStatus, sendOnce } from "../connection"
+import { clientOrderIdFor } from "./client-order-id"
+import { providerKeysCleared, type SessionData } from "./session-data"
+import { toGatewayAmount, toGatewayCurrency } from "./amounts"
+import { parseCard } from "./card"
+import type { ProviderContext } from "./context"
+import { wrap } from "./errors"
+import { callGateway, gatewayValue } from "./gateway-call"
+import { customerPayer, payerFields, storefrontSafe, type CustomerLike, type PayerFields } from "./payer"
+import { fromStatus, stripOutcome } from "./session-outcome"
+
+type Data = Record<string, unknown>
+type Outcome = { data: Data; status: PaymentSessionStatus }
+
+function orderFields(ctx: ProviderContext, data: SessionData, payer: PayerFields) {
+  const backend = ctx.options.backendUrl.replace(/\/+$/, "")
+  return {
+    client_orderid: data.clientOrderId,
+    order_desc: `Order ${data.session_id}`,
+    ...payer,
+    redirect_url: `${backend}/payneteasy/return`,
+    server_callback_url: `${backend}/payneteasy/callback`,
+  }
+}
+
+type SessionStart = { amount: BigNumberInput; currency_code: string; data?: Data; context?: { idempotency_key?: string; customer?: unknown } }
+
+/** A new session's data (first attempt): its id, client_orderid, exact gateway amount and currency, flow and type. */
+export function newSessionData(ctx: ProviderContext, input: SessionStart, transactionType: SessionData["transactionType"]): SessionData {
+  const sessionId = String(input.data?.session_id ?? input.context?.idempotency_key ?? "")
+  const currency = toGatewayCurrency(input.currency_code)
+  return {
+    session_id: sessionId,
+    clientOrderId: clientOrderIdFor(sessionId, 1),
+    attempt: 1,
+    flow: ctx.options.flow,
+    transactionType,
+    amount: toGatewayAmount(input.amount, currency),
+    currency,
+    storefrontReturnUrl: ctx.options.storefrontReturnUrl ?? null,
+  }
+}
+
+export async function startSession(
+  ctx: ProviderContext,
+  input: SessionStart
+): Promise<Outcome & { id: string }> {
+  const base = newSessionData(ctx, input, ctx.options.capture === "automatic" ? "sale" : "preauth")
+  const currency = base.currency
+  const customer = input.context?.customer as CustomerLike | undefined
+  // Medusa stores {...storefront data, ...this output}: card-like storefront keys are cleared, `payer` narrowed.
+  // Gateway ids and outcomes come only from the gateway: the storefront's are cleared (written null).
+  const storefront = { ...storefrontSafe(input.data), ...providerKeysCleared(input.data) }
+  if (base.flow === "direct") {
+    // Nothing to register yet: the card route sends sale/preauth with the card. Keep the logged-in customer's
+    // details (validated by Medusa) for it, since the card request has no customer context.
+    const payer = { ...customerPayer(customer), ...(storefront.payer ?? {}) }
+    return { id: base.clientOrderId, data: { ...storefront, ...base, payer }, status: PaymentSessionStatus.PENDING }
+  }
+  const payer = payerFields(input.data?.payer, customer)
+  const op = base.transactionType === "sale" ? "SALEFORM" : "PREAUTHFORM"
+  const fields = { ...orderFields(ctx, base, payer), amount: base.amount, currency }
+  const sent = await gatewayValue(op, () => sendOnce(ctx.client, op, fields, { clientOrderId: base.clientOrderId }))
+  if (sent.kind !== "reply") {
+    // The registration may exist at the gateway, but its hosted-page address was lost with the response. Nothing
+    // has been paid; failing makes Medusa delete this session and the storefront start a new one.
+    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the payment-page registration in time; please try again")
+  }
+  return {
+    id: base.clientOrderId,
+    data: { ...storefront, ...base, orderId: sent.reply["paynet-order-id"], redirectUrl: sent.reply["redirect-url"] },
+    status: PaymentSessionStatus.PENDING,
+  }
+}
+
+/** The session's status by STATUS (authorizePayment, getPaymentStatus, a refresh without card fields). */
+export async function checkStatus(ctx: ProviderContext, data: SessionData): Promise<Outcome> {
+  if (!data.orderId && (data.gatewayStatus === "unknown" || (data.flow === "direct" && !data.gatewayStatus))) {
+    // No card submitted yet (direct flow), or a card or saved-card request whose reply and STATUS were lost
+    // (gatewayStatus "unknown"): ask by client_orderid; "not found" means nothing to authorize.
+    try {
+      const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId })
+      return fromStatus({ ...data, orderId: reply["paynet-order-id"] }, reply)
+    } catch (e) {
+      if (isNotFound(e)) return { data, status: PaymentSessionStatus.PENDING }
+      throw wrap("STATUS", e)
+    }
+  }
+  const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }))
+  return fromStatus(data, reply)
+}
+
+/** The direct flow's card step: one sale / preauth attempt with the card, followed to a decisive STATUS. */
+export async function payWithCard(
+  ctx: ProviderContext,
+  data: SessionData,
+  raw: { card: unknown; client_ip?: unknown },
+  input: { amount: BigNumberInput; currency_code: string }
+): Promise<Outcome> {
+  if (data.flow !== "direct") {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment session uses the hosted payment page; card details are not accepted")
+  }
+  let card
+  try {
+    card = parseCard(raw.card)
+  } catch (e) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, (e as Error).message)
+  }
+  if (data.gatewayStatus && !isDeclined(data.gatewayStatus) && data.gatewayStatus !== "validation-error") {
+    // approved, or still running (processing / 3-D Secure / unknown): a second charge must not start.
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A payment is already in progress or done for this session")
+  }
+  const attempt = data.gatewayStatus ? (data.attempt ?? 1) + 1 : data.attempt ?? 1
+  const clientOrderId = clientOrderIdFor(data.session_id, attempt)
+  const currency = toGatewayCurrency(input.currency_code)
+  const amount = toGatewayAmount(input.amount, currency)
+  const payer = payerFields(data.payer, undefined, typeof raw.client_ip === "string" ? raw.client_ip : undefined)
+  const attemptData: SessionData = stripOutcome(data, { clientOrderId, attempt, amount, currency })
+  const op = data.transactionType === "sale" ? "SALE" : "PREAUTH"
+  const fields = {
+    ...orderFields(ctx, attemptData, payer),
+    amount,
+    currency,
+    card_printed_name: card.holder,
+    credit_card_number: card.number,
+    expire_month: card.expMonth,
+    expire_year: card.expYear,
+    cvv2: card.cvv,
+  }
+  // The card request may have reached the gateway while its reply was lost AND the STATUS after it failed (lost, or
+  // answered with an error: sendOnce's UnresolvedLostReply): the outcome is unknown, not failed. The attempt is then
+  // kept as pending under its own client_orderid (reconciliation asks STATUS by it; no other card is accepted
+  // meanwhile) instead of an error that would leave the session on the previous attempt's data, where nothing would
+  // ever look for this one.
+  const unknown = (e: unknown) => {
+    if (maybeSent(e)) return { kind: "unknown" as const }
+    throw e
+  }
+  const send = () => callGateway(op, () => sendOnce(ctx.client, op, fields, { clientOrderId }).catch(unknown))
+  // orderId "" clears the previous attempt's gateway order (JSON data is merged on update; parsing reads "" as none).
+  const pending = (orderId?: string): Outcome => ({
+    data: { ...attemptData, orderId: orderId ?? "", gatewayStatus: "unknown" },
+    status: PaymentSessionStatus.PENDING,
+  })
+  let sent = await send()
+  if (sent.ok && sent.value.kind === "absent") {
+    // The lost request never reached the gateway (STATUS does not know the client_orderid): sending it again
+    // cannot create a second transaction.
+    sent = await send()
+  }
+  if (!sent.ok) {
+    // The gateway refused the card request itself (validation error): no transaction exists; the shopper may retry.
+    return { data: { ...attemptData, gatewayStatus: "validation-error", error: sent.refused }, status: PaymentSessionStatus.ERROR }
+  }
+  const result = sent.value
+  if (result.kind === "absent") {
+    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer; please try again")
+  }
+  if (result.kind === "unknown") return pending()
+  const orderId = result.kind === "reply" ? result.reply["paynet-order-id"] : result.status["paynet-order-id"]
+  const polled =
+    result.kind === "adopted" && (isFinal(result.status) || result.status.html || result.status["redirect-to"])
+      ? { kind: "status" as const, status: result.status }
+      : await pollStatus(ctx.client, { clientOrderId, orderId }).then((status) => ({ kind: "status" as const, status }), unknown)
+  if (polled.kind === "unknown") return pending(orderId)
+  return fromStatus({ ...attemptData, orderId: orderId ?? attemptData.orderId }, polled.status)
+}

@@ -1,0 +1,160 @@
+/**
+ * Bringing one PaynetEasy payment session to the state the gateway says it is in — never on a callback's word.
+ *
+ * The confirmation is a STATUS call made by the provider: `paymentModule.authorizePaymentSession` calls the provider's
+ * `authorizePayment`, which asks the gateway STATUS for the session's order and maps it (status-map.ts). The payment
+ * module then persists the answer, through its public API:
+ * - authorized / captured → a Payment is created (a captured sale also gets its Capture, without a second gateway
+ *   call); then Medusa's `processPaymentWorkflow` completes the cart, so the order exists even when the shopper never
+ *   comes back;
+ * - error / canceled      → the session keeps that status and the provider's `data.error` (the gateway's reason);
+ *   the module throws NOT_ALLOWED, which here is an answer, not a failure;
+ * - pending / requires_more / pending_authorization → not final yet: reconciliation keeps asking.
+ *
+ * The authorize call runs under the cart's lock (same key as completeCartWorkflow / processPaymentWorkflow), because a
+ * concurrent cart completion authorizing the same session would create a second Payment and make the module void the
+ * transaction at the gateway. processPaymentWorkflow is started after the lock is released (it takes it itself).
+ * We pass it the action `authorized` even for a captured sale: the Payment and its Capture already exist, so the
+ * `captured` branch would only run capturePaymentWorkflow again for nothing; completeCartWorkflow puts the capture on
+ * the new order itself (the integration spec checks paid_total and one order transaction).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
+import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { cartAndOrderFor } from "./cart-and-order"
+import { findSession, type SessionInfo } from "../callbacks/verify"
+import { reflectRebillSettlement } from "../saved-cards/rebill-outcome"
+
+export type SettleOutcome =
+  /** the gateway approved; a Payment exists and, when the session belongs to a cart, the order exists */
+  | "authorized"
+  /** the gateway declined / filtered / failed it: the session is marked with the gateway's reason */
+  | "failed"
+  /** not final at the gateway yet */
+  | "pending"
+  /** there is no PaynetEasy session with that id (deleted after a cart change, or never ours) */
+  | "no_session"
+
+export type SettleResult = {
+  outcome: SettleOutcome
+  sessionStatus?: string
+  paymentId?: string
+  cartId?: string
+  orderId?: string
+  /** the gateway order the session's data names after the check (absent: the gateway knows no transaction yet) */
+  gatewayOrderId?: string
+  /** a STATUS reply was about another payment (core/checkout/reply-match.ts): a person must look */
+  mismatch?: string
+  detail: string
+}
+
+const FINAL_FAILED = new Set(["error", "canceled"])
+const LOCK_TIMEOUT_S = 30
+
+type Links = { cartId?: string; orderId?: string; paymentId?: string; authorizedAt?: unknown }
+
+async function links(container: MedusaContainer, sessionId: string, paymentCollectionId: string): Promise<Links> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const [{ data: payments }, cart] = await Promise.all([
+    query.graph({ entity: "payment", fields: ["id"], filters: { payment_session_id: sessionId } }),
+    cartAndOrderFor(container, paymentCollectionId),
+  ])
+  return { ...cart, paymentId: (payments[0] as { id?: string } | undefined)?.id }
+}
+
+/**
+ * Confirms the session's outcome with the gateway (through the provider) and makes Medusa reflect it. Idempotent.
+ * `known`: the session as the caller has just read it under the same lock (process-callback's plan), saving a read.
+ */
+export async function settleSession(container: MedusaContainer, sessionId: string, known?: SessionInfo): Promise<SettleResult> {
+  const result = await settle(container, sessionId, known)
+  // A session of an order's own payment collection (no cart) may be an admin rebill whose outcome was unknown when
+  // it was asked for: its order and row are brought up to date now.
+  if (!result.cartId && result.orderId) await reflectRebillSettlement(container, sessionId, result)
+  return result
+}
+
+async function settle(container: MedusaContainer, sessionId: string, known?: SessionInfo): Promise<SettleResult> {
+  const session = known?.id === sessionId ? known : await findSession(container, sessionId)
+  if (!session) {
+    return { outcome: "no_session", detail: "no PaynetEasy payment session with this id" }
+  }
+  if (!session.data?.clientOrderId) {
+    // A saved-card payment or a rebill is charged inside initiatePayment, so its callback can arrive while Medusa is
+    // still creating the session, before it has stored the provider's data: nothing to confirm yet. The caller's watch
+    // (or the gateway's redelivery) comes back to it.
+    return { outcome: "pending", sessionStatus: session.status, detail: "the session's payment data is not stored yet (Medusa is still creating it)" }
+  }
+  let l = await links(container, session.id, session.payment_collection_id)
+  const done = (detail: string): SettleResult => ({
+    outcome: "authorized",
+    sessionStatus: "authorized",
+    paymentId: l.paymentId,
+    cartId: l.cartId,
+    orderId: l.orderId,
+    detail,
+  })
+
+  if (l.paymentId && (l.orderId || !l.cartId)) {
+    return done("already authorized; nothing to do")
+  }
+
+  if (!l.paymentId) {
+    const paymentModule = container.resolve(Modules.PAYMENT)
+    const locking = container.resolve(Modules.LOCKING)
+    const answer = await locking.execute(
+      l.cartId ?? session.id,
+      async () => {
+        try {
+          const payment = await paymentModule.authorizePaymentSession(session.id, {})
+          return { payment: payment ?? undefined }
+        } catch (e) {
+          if (MedusaError.isMedusaError(e) && (e as MedusaError).type === MedusaError.Types.NOT_ALLOWED) {
+            return { payment: undefined }
+          }
+          throw e
+        }
+      },
+      { timeout: LOCK_TIMEOUT_S }
+    )
+    if (!answer.payment) {
+      const after = await findSession(container, session.id)
+      const status = after?.status ?? session.status
+      const error = (after?.data as { error?: { code?: string; message?: string } } | undefined)?.error
+      if (FINAL_FAILED.has(status)) {
+        const reason = error ? `${error.code ? `${error.code}: ` : ""}${error.message ?? ""}` : "no reason given"
+        return { outcome: "failed", sessionStatus: status, cartId: l.cartId, orderId: l.orderId, detail: `gateway: ${reason}` }
+      }
+      const gatewayOrderId = (after?.data ?? session.data)?.orderId
+      const mismatch = ((after?.data ?? session.data) as { replyMismatch?: { detail?: string } | null } | undefined)?.replyMismatch?.detail
+      return {
+        ...(mismatch ? { mismatch } : {}),
+        outcome: "pending",
+        sessionStatus: status,
+        cartId: l.cartId,
+        orderId: l.orderId,
+        gatewayOrderId: typeof gatewayOrderId === "string" && gatewayOrderId !== "" ? gatewayOrderId : undefined,
+        detail: `gateway outcome not final (session ${status})`,
+      }
+    }
+    l = { ...l, paymentId: answer.payment.id }
+  }
+
+  if (l.cartId && !l.orderId) {
+    await processPaymentWorkflow(container).run({
+      input: { action: PaymentActions.AUTHORIZED, data: { session_id: session.id, amount: session.amount as number } },
+    })
+    l = await links(container, session.id, session.payment_collection_id)
+    if (!l.orderId) {
+      return {
+        outcome: "authorized",
+        sessionStatus: "authorized",
+        paymentId: l.paymentId,
+        cartId: l.cartId,
+        detail: "payment authorized but the cart could not be completed (see the workflow log); a person must look",
+      }
+    }
+    return done("authorized and the cart completed into an order")
+  }
+  return done("authorized")
+}

@@ -1,0 +1,321 @@
+/**
+ * The data of the order page's PaynetEasy panel (GET /admin/payneteasy/orders/:id) and the "check at the gateway now"
+ * action (POST …/check). Everything comes from what Medusa and the plugin already recorded — the order's PaynetEasy
+ * payment sessions and payments (session data: gateway order id, client_orderid, captures/returns ledger), the
+ * callback log, the reconciliation state and the stored STATUS answers — so opening an order never calls the gateway;
+ * only the check does (STATUS for the order and for every transaction we know by serial number), and its answers
+ * are stored (payneteasy_status_check) with who asked.
+ *
+ * Later events (chargebacks, returns or captures made outside Medusa) are the callback-log rows of a non-initial type;
+ * one is `outside_medusa` (and `warning`) when it is a chargeback-like type, or a capture/return whose amount no
+ * ledger entry of the Medusa payment accounts for.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { PaynetEasyClient, scrub } from "../../gateway"
+import { userEmails } from "./users"
+import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
+import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+import type { CallbackRow, ReconciliationRow } from "../../modules/payneteasy/service"
+import { sessionDataSchema, type SessionData } from "../checkout/session-data"
+import { gatewayConfigFor, PAYNETEASY_PROVIDER_PREFIX } from "../connection/providers"
+import { callbackView, type CallbackView } from "./callback-view"
+
+const INITIAL_TYPES = new Set(["sale", "preauth", ""])
+const LEDGER_TYPES: Record<string, "captures" | "refunds" | "void"> = {
+  capture: "captures",
+  reversal: "refunds",
+  return: "refunds",
+  refund: "refunds",
+  cancel: "void",
+  void: "void",
+}
+const THREE_DS_KEY = /3ds|three|eci|cavv|mpi|liability|authentication/i
+
+type SessionRow = { id: string; provider_id: string; status: string; amount?: unknown; currency_code?: string; data?: Record<string, unknown>; created_at?: string }
+type PaymentRow = { id: string; provider_id: string; payment_session_id?: string; data?: Record<string, unknown>; captured_at?: string | null; canceled_at?: string | null }
+
+export interface StatusCheckView {
+  serial_number: string | null
+  transaction_type: string | null
+  status: string
+  amount: string | null
+  currency: string | null
+  reason: string | null
+  checked_at: string
+  checked_by: string | null
+}
+
+export interface LaterEventView {
+  callback_id: string
+  type: string
+  status: string
+  amount: string | null
+  currency: string | null
+  reason: string | null
+  received_at: string
+  /** true when a STATUS call established it (reconciliation), false when only a callback reported it. */
+  confirmed: boolean
+  outside_medusa: boolean
+  warning: string | null
+}
+
+export interface SessionPanel {
+  session_id: string
+  provider_id: string
+  session_status: string
+  payment_id: string | null
+  flow: string | null
+  transaction_type: string | null
+  client_orderid: string | null
+  gateway_order_id: string | null
+  amount: string | null
+  currency: string | null
+  gateway_status: string | null
+  error: { code?: string; message: string } | null
+  ledger: Array<{ kind: "capture" | "refund" | "void"; id: string; amount: string; status: string | null; pending: boolean; serial_number: string | null }>
+  three_ds: { summary: string; fields: Record<string, string> }
+  callbacks: CallbackView[]
+  reconciliation: Array<Pick<ReconciliationRow, "target" | "state" | "checks" | "last_status" | "note"> & { last_checked_at: string | null; next_check_at: string | null }>
+  transactions: StatusCheckView[]
+  last_checked_at: string | null
+  later_events: LaterEventView[]
+}
+
+export interface OrderPanel {
+  order_id: string
+  display_id: number | null
+  /** false: no payment of this order went through a PaynetEasy provider (the widget hides itself). */
+  is_payneteasy: boolean
+  sessions: SessionPanel[]
+  warnings: string[]
+}
+
+const svc = (c: MedusaContainer) => c.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : null)
+
+async function orderSessions(container: MedusaContainer, orderId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: [
+      "id",
+      "display_id",
+      "payment_collections.id",
+      "payment_collections.payment_sessions.*",
+      "payment_collections.payments.*",
+    ],
+    filters: { id: orderId },
+  })
+  const order = data[0] as
+    | { id: string; display_id?: number; payment_collections?: Array<{ payment_sessions?: SessionRow[]; payments?: PaymentRow[] }> }
+    | undefined
+  if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order with id "${orderId}" was not found`)
+  const collections = order.payment_collections ?? []
+  const isOurs = (p: string) => p === PAYNETEASY_PROVIDER_PREFIX || p.startsWith(`${PAYNETEASY_PROVIDER_PREFIX}_`)
+  const sessions = collections.flatMap((c) => c.payment_sessions ?? []).filter((s) => s && isOurs(s.provider_id))
+  const payments = collections.flatMap((c) => c.payments ?? []).filter((p) => p && isOurs(p.provider_id))
+  return { order, sessions, payments }
+}
+
+function parsed(data: Record<string, unknown> | undefined): SessionData | undefined {
+  const r = sessionDataSchema.safeParse(data ?? {})
+  return r.success ? r.data : undefined
+}
+
+function ledgerOf(d: SessionData | undefined): SessionPanel["ledger"] {
+  if (!d) return []
+  const entry = (kind: "capture" | "refund" | "void", e: { id: string; amount: string; status?: string; pending?: boolean; serialNumber?: string }) => ({
+    kind,
+    id: e.id,
+    amount: e.amount,
+    status: e.status ?? null,
+    pending: e.pending === true,
+    serial_number: e.serialNumber ?? null,
+  })
+  return [
+    ...(d.captures ?? []).map((e) => entry("capture", e)),
+    ...(d.refunds ?? []).map((e) => entry("refund", e)),
+    ...(d.voidEntry ? [entry("void", d.voidEntry)] : []),
+  ]
+}
+
+function threeDs(callbacks: CallbackRow[], d: SessionData | undefined): SessionPanel["three_ds"] {
+  const fields: Record<string, string> = {}
+  for (const row of callbacks) {
+    for (const [k, v] of Object.entries(row.params ?? {})) {
+      if (THREE_DS_KEY.test(k) && typeof v === "string" && v !== "") fields[k] = scrub(v)
+    }
+  }
+  if (Object.keys(fields).length) return { summary: "reported by the gateway (see fields)", fields }
+  if (d?.nextAction) return { summary: "challenge in progress (the shopper has a 3-D Secure step to finish)", fields }
+  return {
+    summary: d?.flow === "hosted" ? "not reported by the gateway (its hosted page runs 3-D Secure itself)" : "not reported by the gateway",
+    fields,
+  }
+}
+
+function laterEvents(rows: CallbackRow[], d: SessionData | undefined): LaterEventView[] {
+  const remaining: Record<"captures" | "refunds", string[]> = {
+    captures: (d?.captures ?? []).map((e) => e.amount),
+    refunds: (d?.refunds ?? []).map((e) => e.amount),
+  }
+  return rows
+    .filter((r) => r.source !== "return" && !INITIAL_TYPES.has(r.type.trim().toLowerCase()))
+    .sort((a, b) => new Date(a.received_at).getTime() - new Date(b.received_at).getTime())
+    .map((r) => {
+      const type = r.type.trim().toLowerCase()
+      const ledger = LEDGER_TYPES[type]
+      let outside: boolean
+      if (ledger === "void") outside = !d?.voided
+      else if (ledger) {
+        const i = r.amount ? remaining[ledger].indexOf(r.amount) : -1
+        outside = i < 0 && r.status === "approved"
+        if (i >= 0) remaining[ledger].splice(i, 1)
+      } else outside = true // chargeback, retrieval, fraud report, …: never something Medusa did
+      const chargebackLike = !ledger
+      const warning = chargebackLike
+        ? `${r.type} ${r.status}: the card holder's bank took or disputes money; Medusa does not show this — answer it in the PaynetEasy back office`
+        : outside
+          ? `${r.type} ${r.status} of ${r.amount ?? "?"} ${r.currency ?? ""} was made outside Medusa: Medusa's payment does not show it`
+          : null
+      return {
+        callback_id: r.id,
+        type: r.type,
+        status: r.status,
+        amount: r.amount,
+        currency: r.currency,
+        reason: r.error_message ?? r.error_code ?? null,
+        received_at: new Date(r.received_at).toISOString(),
+        confirmed: r.source === "reconcile",
+        outside_medusa: outside,
+        warning: warning ? warning.trim() : null,
+      }
+    })
+}
+
+
+export async function buildOrderPanel(container: MedusaContainer, orderId: string): Promise<OrderPanel> {
+  const { order, sessions, payments } = await orderSessions(container, orderId)
+  const service = svc(container)
+  const ids = sessions.map((s) => s.id)
+  const [callbacks, watches, checks] = ids.length
+    ? await Promise.all([
+        service.listPaynetEasyCallbacks({ session_id: ids }, { order: { received_at: "ASC" }, take: 500 }) as unknown as Promise<CallbackRow[]>,
+        service.listPaynetEasyReconciliations({ session_id: ids }, { take: 100 }) as unknown as Promise<ReconciliationRow[]>,
+        service.listPaynetEasyStatusChecks({ session_id: ids }, { order: { checked_at: "DESC" }, take: 500 }) as unknown as Promise<any[]>,
+      ])
+    : [[], [], []]
+  const emails = await userEmails(container, checks.map((c) => c.checked_by))
+  const panels: SessionPanel[] = sessions.map((s) => {
+    const payment = payments.find((p) => p.payment_session_id === s.id)
+    const d = parsed(payment?.data) ?? parsed(s.data)
+    const mine = callbacks.filter((c) => c.session_id === s.id)
+    const myChecks = checks.filter((c) => c.session_id === s.id)
+    const latest = new Map<string, StatusCheckView>()
+    for (const c of myChecks) {
+      const key = c.serial_number ?? `${c.orderid}:${c.transaction_type ?? ""}`
+      if (latest.has(key)) continue
+      latest.set(key, {
+        serial_number: c.serial_number,
+        transaction_type: c.transaction_type,
+        status: c.status,
+        amount: c.amount,
+        currency: c.currency,
+        reason: c.error_message ?? c.error_code ?? null,
+        checked_at: new Date(c.checked_at).toISOString(),
+        checked_by: c.checked_by ? emails.get(c.checked_by) ?? c.checked_by : null,
+      })
+    }
+    return {
+      session_id: s.id,
+      provider_id: s.provider_id,
+      session_status: s.status,
+      payment_id: payment?.id ?? null,
+      flow: d?.flow ?? null,
+      transaction_type: d?.transactionType ?? null,
+      client_orderid: d?.clientOrderId ?? null,
+      gateway_order_id: d?.orderId ?? null,
+      amount: d?.amount ?? null,
+      currency: d?.currency ?? null,
+      gateway_status: d?.gatewayStatus ?? null,
+      error: d?.error ?? null,
+      ledger: ledgerOf(d),
+      three_ds: threeDs(mine, d),
+      callbacks: mine.map(callbackView),
+      reconciliation: watches
+        .filter((w) => w.session_id === s.id)
+        .map((w) => ({
+          target: w.target,
+          state: w.state,
+          checks: w.checks,
+          last_status: w.last_status,
+          note: w.note,
+          last_checked_at: iso(w.last_checked_at),
+          next_check_at: w.state === "pending" ? iso(w.next_check_at) : null,
+        })),
+      transactions: [...latest.values()],
+      last_checked_at: myChecks[0] ? new Date(myChecks[0].checked_at).toISOString() : null,
+      later_events: laterEvents(mine, d),
+    }
+  })
+  const warnings = panels.flatMap((p) => [
+    ...p.later_events.filter((e) => e.warning).map((e) => e.warning!),
+    ...p.reconciliation.filter((r) => r.state === "flagged").map((r) => `reconciliation gave up on ${r.target || "the payment"}: ${r.note ?? "ask PaynetEasy"}`),
+  ])
+  return { order_id: order.id, display_id: order.display_id ?? null, is_payneteasy: panels.length > 0, sessions: panels, warnings }
+}
+
+export interface CheckResult {
+  checked: number
+  errors: Array<{ session_id: string; message: string }>
+}
+
+/**
+ * Asks the gateway STATUS for every PaynetEasy session of the order that has a gateway order (and for each ledger
+ * entry with a serial number) and stores the answers. Read-only at the gateway; Medusa's payment is not changed here
+ * (callbacks and reconciliation do that).
+ */
+export async function checkOrderAtGateway(container: MedusaContainer, orderId: string, actorId: string | undefined): Promise<CheckResult> {
+  const { sessions, payments } = await orderSessions(container, orderId)
+  const result: CheckResult = { checked: 0, errors: [] }
+  const service = svc(container)
+  for (const s of sessions) {
+    const payment = payments.find((p) => p.payment_session_id === s.id)
+    const d = parsed(payment?.data) ?? parsed(s.data)
+    if (!d?.orderId) continue
+    const { config, problem } = gatewayConfigFor(container, s.provider_id)
+    if (!config) {
+      result.errors.push({ session_id: s.id, message: problem ?? "no configuration" })
+      continue
+    }
+    const client = new PaynetEasyClient(config)
+    const serials = [undefined, ...ledgerOf(d).map((e) => e.serial_number).filter((x): x is string => !!x)]
+    try {
+      for (const serial of serials) {
+        const reply = await client.request("STATUS", { client_orderid: d.clientOrderId, orderid: d.orderId, "by-request-sn": serial })
+        await service.createPaynetEasyStatusChecks({
+          session_id: s.id,
+          provider_id: s.provider_id,
+          orderid: d.orderId,
+          client_orderid: d.clientOrderId,
+          serial_number: reply["serial-number"] ?? serial ?? null,
+          transaction_type: reply["transaction-type"] ?? null,
+          status: reply.status,
+          amount: reply.amount ?? null,
+          currency: reply.currency ?? null,
+          error_code: reply["error-code"] ?? null,
+          error_message: reply["error-message"] ? scrub(reply["error-message"]) : null,
+          checked_at: new Date(),
+          checked_by: actorId ?? null,
+        })
+        result.checked++
+      }
+    } catch (e) {
+      result.errors.push({ session_id: s.id, message: scrub((e as Error)?.message ?? String(e), [config.controlKey]) })
+    } finally {
+      await client.close()
+    }
+  }
+  return result
+}

@@ -1,0 +1,212 @@
+/**
+ * The payout's conversations with the gateway, each under the payout lock (held by the caller):
+ * - `sendInitial`: PAYOUT (single), PAYOUT_V4_CHECK (two-step) or PAYOUTFORM (form), sent ONCE. Whether a failed
+ *   request reached the gateway is decided by the adapter's one rule (core/connection/reach.ts): refused or never sent
+ *   → failed; anything that may have been sent (a lost reply, an unreadable 200, an HTTP 5xx) is resolved by STATUS by client_orderid first: a transaction the
+ *   gateway has is adopted; only when STATUS says it has none is the identical request sent again, once (the
+ *   gateway answers a repeated identical request with its first reply, so even that cannot make a second payout).
+ *   Still unresolved → the payout stays `pending` and reconciliation asks STATUS again later. Never a blind re-send.
+ * - `sendPay`: PAYOUT_V4_PAY for an approved check, with the same rule (STATUS shows a `payout` transaction → adopt).
+ * - `refreshFromStatus`: STATUS, and the payout follows it (callbacks and reconciliation use this; the callback's own
+ *   status is never taken as the outcome).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { GatewayError, type PaynetEasyClient } from "../../gateway"
+import { isNotFound, statusFields, type StatusReply } from "../connection/gateway-ops"
+import { certainlyNothingMade, reachOf } from "../connection/reach"
+import { destinationFields, type PayoutMethod, type SendableDestination } from "./destination"
+import { payoutCardFor } from "./saved-card-destination"
+import type { PayoutDestinationInput } from "../../api/admin/payneteasy/payouts/validators"
+import { callbackUrls, payoutClient, payoutProviderById } from "../connection/payout-config"
+import { applyChange, gatewayAnswer, statusFromGateway, type PayoutRow } from "./payout-state"
+
+const OPS = { single: "PAYOUT", two_step: "PAYOUT_V4_CHECK", form: "PAYOUTFORM" } as const
+
+const nothingMadeEvent = (e: unknown) => (reachOf(e) === "answered" ? "refused by the gateway" : "not sent (refused before sending)")
+
+const errorAnswer = (e: unknown) =>
+  e instanceof GatewayError
+    ? gatewayAnswer({ source: e.name, "error-code": e.code, "error-message": e.gatewayMessage ?? e.message, "http-status": e.httpStatus })
+    : gatewayAnswer({ source: "error", "error-message": e instanceof Error ? e.message : String(e) })
+
+async function withClient<T>(container: MedusaContainer, payout: PayoutRow, fn: (c: PaynetEasyClient) => Promise<T>): Promise<T> {
+  const client = payoutClient(payoutProviderById(container, payout.provider_id))
+  try {
+    return await fn(client)
+  } finally {
+    await client.close().catch(() => undefined)
+  }
+}
+
+async function askStatus(client: PaynetEasyClient, payout: PayoutRow): Promise<StatusReply | "not_found"> {
+  try {
+    return await client.request("STATUS", statusFields({ clientOrderId: payout.client_orderid, orderId: payout.gateway_order_id ?? undefined }))
+  } catch (e) {
+    if (isNotFound(e)) return "not_found"
+    throw e
+  }
+}
+
+const ids = (r: Record<string, unknown>) => ({
+  orderid: r["paynet-order-id"] === undefined ? undefined : String(r["paynet-order-id"]),
+  serial: r["serial-number"] === undefined ? undefined : String(r["serial-number"]),
+})
+
+/** A saved card becomes its card reference, read from the card row now (still active, same registration). */
+async function sendable(container: MedusaContainer, payout: PayoutRow, d: PayoutDestinationInput): Promise<SendableDestination> {
+  if (d.type !== "saved_card") return d
+  const card = await payoutCardFor(container, d.card_id, payout.provider_id)
+  return { type: "card_ref", card_ref_id: card.card_ref_id as string }
+}
+
+/** Sends the payout's first request. `destination` is absent for the hosted form. */
+export async function sendInitial(
+  container: MedusaContainer,
+  payout: PayoutRow,
+  destination: PayoutDestinationInput | undefined,
+  actor: string
+): Promise<PayoutRow> {
+  const opts = payoutProviderById(container, payout.provider_id)
+  const method = payout.method as PayoutMethod
+  const op = OPS[method]
+  const urls = callbackUrls(opts)
+  const fields: Record<string, string> = {
+    client_orderid: payout.client_orderid,
+    amount: payout.amount,
+    currency: payout.currency_code,
+    order_desc: (payout.purpose ?? `Payout ${payout.id}`).slice(0, 255),
+    ...(payout.purpose ? { purpose: payout.purpose } : {}),
+    server_callback_url: urls.server_callback_url,
+    ...(method === "form" ? { redirect_url: urls.redirect_url } : {}),
+    ...(destination ? destinationFields(await sendable(container, payout, destination), method, payout.recipient) : {}),
+  }
+  return withClient(container, payout, async (client) => {
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      try {
+        const reply = (await client.request(op, fields)) as Record<string, unknown>
+        const { orderid, serial } = ids(reply)
+        const formUrl = typeof reply["redirect-url"] === "string" ? (reply["redirect-url"] as string) : undefined
+        const status = method === "form" ? "form_issued" : statusFromGateway(payout, { ...reply, "transaction-type": method === "two_step" ? "payout-check" : "payout" })
+        return await applyChange(container, payout, {
+          actor, event: `${op.toLowerCase()} sent${attempt > 1 ? " (again, after STATUS found nothing)" : ""}`, status,
+          patch: {
+            gateway_order_id: orderid ?? payout.gateway_order_id,
+            ...(method === "two_step" ? { check_serial: serial ?? null } : { pay_serial: serial ?? null }),
+            ...(formUrl ? { form_url: formUrl } : {}),
+            next_check_at: new Date(Date.now() + 5_000),
+          },
+          gateway: gatewayAnswer(reply),
+        })
+      } catch (e) {
+        if (certainlyNothingMade(e)) {
+          const ge = e as GatewayError
+          return applyChange(container, payout, {
+            actor, event: `${op.toLowerCase()} ${nothingMadeEvent(e)}`, status: "failed",
+            patch: { error_code: ge.code ?? null, error_message: (ge.gatewayMessage ?? ge.message).slice(0, 1000) },
+            gateway: errorAnswer(e),
+          })
+        }
+        payout = await applyChange(container, payout, {
+          actor, event: `${op.toLowerCase()} reply lost; asking STATUS by client_orderid`, gateway: errorAnswer(e),
+          patch: { next_check_at: new Date(Date.now() + 5_000) },
+        })
+        let status: StatusReply | "not_found"
+        try {
+          status = await askStatus(client, payout)
+        } catch (se) {
+          return applyChange(container, payout, {
+            actor, event: "STATUS unavailable; left pending for reconciliation (never re-sent blindly)", gateway: errorAnswer(se),
+          })
+        }
+        if (status !== "not_found") return adoptStatus(container, payout, status, actor, "adopted the gateway's transaction after a lost reply")
+        if (attempt === 2) {
+          return applyChange(container, payout, {
+            actor, event: "STATUS still knows no transaction after a second lost reply; left pending for reconciliation",
+          })
+        }
+      }
+    }
+    return payout
+  })
+}
+
+/** Applies a STATUS reply (ids, serials, status, reason). Caller holds the lock. */
+export async function adoptStatus(container: MedusaContainer, payout: PayoutRow, reply: StatusReply, actor: string, event: string, extra?: Record<string, unknown>): Promise<PayoutRow> {
+  const status = statusFromGateway(payout, reply)
+  const { orderid, serial } = ids(reply)
+  const txType = String(reply["transaction-type"] ?? "").toLowerCase()
+  const declined = ["declined", "error", "filtered", "check_declined"].includes(status)
+  const patch: Partial<PayoutRow> = {
+    gateway_order_id: orderid ?? payout.gateway_order_id,
+    ...(serial && txType === "payout-check" ? { check_serial: serial } : {}),
+    ...(serial && txType === "payout" ? { pay_serial: serial } : {}),
+    ...(declined ? { error_code: reply["error-code"] ?? null, error_message: reply["error-message"] ?? null } : {}),
+  }
+  const changed = status !== payout.status || Object.entries(patch).some(([k, v]) => (payout as any)[k] !== v)
+  if (!changed && !extra) return payout
+  return applyChange(container, payout, {
+    actor, event, status, patch, gateway: { ...(gatewayAnswer(reply) ?? {}), ...(extra ? { callback: gatewayAnswer(extra) } : {}) },
+  })
+}
+
+/** STATUS now; the payout follows it. Not found: a payout still `pending` long enough is marked `failed`. */
+export async function refreshFromStatus(container: MedusaContainer, payout: PayoutRow, actor: string, event: string, extra?: Record<string, unknown>): Promise<PayoutRow> {
+  return withClient(container, payout, async (client) => {
+    const reply = await askStatus(client, payout)
+    if (reply === "not_found") {
+      const ageMs = Date.now() - new Date(payout.created_at).getTime()
+      if (payout.status === "pending" && !payout.gateway_order_id && ageMs > NOT_FOUND_GIVE_UP_MS) {
+        return applyChange(container, payout, {
+          actor, event: "the gateway knows no transaction for this client_orderid: nothing was paid", status: "failed",
+        })
+      }
+      return payout
+    }
+    return adoptStatus(container, payout, reply, actor, event, extra)
+  })
+}
+
+/** A pending payout whose request the gateway never saw is given up after this long (STATUS by client_orderid). */
+export const NOT_FOUND_GIVE_UP_MS = 10 * 60_000
+
+/** PAYOUT_V4_PAY for an approved check; lost reply → STATUS: a `payout` transaction is adopted, none → sent again once. */
+export async function sendPay(container: MedusaContainer, payout: PayoutRow, actor: string): Promise<PayoutRow> {
+  return withClient(container, payout, async (client) => {
+    const fields = { client_orderid: payout.client_orderid, orderid: payout.gateway_order_id as string, login: payoutProviderById(container, payout.provider_id).login }
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      try {
+        const reply = (await client.request("PAYOUT_V4_PAY", fields)) as Record<string, unknown>
+        return await applyChange(container, payout, {
+          actor, event: `payout_v4_pay sent${attempt > 1 ? " (again, after STATUS showed no pay)" : ""}`,
+          status: statusFromGateway(payout, { ...reply, "transaction-type": "payout" }),
+          patch: { pay_serial: ids(reply).serial ?? null, next_check_at: new Date(Date.now() + 5_000) },
+          gateway: gatewayAnswer(reply),
+        })
+      } catch (e) {
+        if (certainlyNothingMade(e)) {
+          const ge = e as GatewayError
+          // The check stays approved at the gateway but the pay was refused: the payout did not happen.
+          return applyChange(container, payout, {
+            actor, event: `payout_v4_pay ${nothingMadeEvent(e)}`, status: "failed",
+            patch: { error_code: ge.code ?? null, error_message: (ge.gatewayMessage ?? ge.message).slice(0, 1000) },
+            gateway: errorAnswer(e),
+          })
+        }
+        payout = await applyChange(container, payout, { actor, event: "payout_v4_pay reply lost; asking STATUS", gateway: errorAnswer(e) })
+        let status: StatusReply | "not_found"
+        try {
+          status = await askStatus(client, payout)
+        } catch (se) {
+          return applyChange(container, payout, { actor, event: "STATUS unavailable; left processing for reconciliation", gateway: errorAnswer(se) })
+        }
+        if (status !== "not_found" && String(status["transaction-type"] ?? "").toLowerCase() === "payout") {
+          return adoptStatus(container, payout, status, actor, "adopted the pay transaction after a lost reply")
+        }
+        if (attempt === 2) {
+          return applyChange(container, payout, { actor, event: "no pay transaction after a second lost reply; left processing for reconciliation" })
+        }
+      }
+    }
+    return payout
+  })
+}

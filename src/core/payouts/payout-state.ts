@@ -1,0 +1,175 @@
+/**
+ * Payout state in one place: the record type, what a gateway answer means for a payout's status, how a change is
+ * written (the payout row updated and one history row appended, never edited), and the lock every change holds.
+ *
+ * Every writer — create, confirm, a callback, the reconciliation tick — changes a payout only inside
+ * `withPayoutLock` (Medusa's locking module, key `payneteasy:payout:<id>`), so two of them never interleave.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { scrub } from "../../gateway/scrub"
+import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
+import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+
+export type PayoutStatus =
+  | "pending" | "form_issued" | "checking" | "checked" | "check_declined" | "processing"
+  | "approved" | "declined" | "error" | "filtered" | "failed"
+
+export type PayoutRow = {
+  id: string
+  provider_id: string
+  method: "single" | "two_step" | "form"
+  status: PayoutStatus
+  amount: string
+  currency_code: string
+  destination_type: string | null
+  destination_summary: string | null
+  recipient: string | null
+  purpose: string | null
+  client_orderid: string
+  gateway_order_id: string | null
+  check_serial: string | null
+  pay_serial: string | null
+  form_url: string | null
+  error_code: string | null
+  error_message: string | null
+  idempotency_key: string
+  request_hash: string
+  confirm_idempotency_key: string | null
+  created_by: string | null
+  confirmed_by: string | null
+  confirmed_at: Date | null
+  finished_at: Date | null
+  next_check_at: Date | null
+  checks: number
+  created_at: Date
+  updated_at: Date
+}
+
+export type HistoryRow = {
+  id: string
+  payout_id: string
+  at: Date
+  actor: string
+  event: string
+  from_status: string | null
+  to_status: string
+  gateway: Record<string, unknown> | null
+  note: string | null
+}
+
+export const FINAL_PAYOUT_STATUSES: ReadonlySet<PayoutStatus> = new Set(["approved", "declined", "error", "filtered", "check_declined", "failed"])
+export const isFinalPayout = (s: PayoutStatus) => FINAL_PAYOUT_STATUSES.has(s)
+
+export const payoutService = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+
+const LOCK_TIMEOUT_S = 60
+
+export async function withPayoutLock<T>(container: MedusaContainer, payoutId: string, fn: () => Promise<T>): Promise<T> {
+  return container.resolve(Modules.LOCKING).execute(`payneteasy:payout:${payoutId}`, fn, { timeout: LOCK_TIMEOUT_S })
+}
+
+export async function getPayout(container: MedusaContainer, id: string): Promise<PayoutRow | undefined> {
+  const [row] = (await payoutService(container).listPaynetEasyPayouts({ id }, { take: 1 })) as unknown as PayoutRow[]
+  return row
+}
+
+const GATEWAY_KEYS = [
+  "type", "status", "transaction-type", "serial-number", "paynet-order-id", "merchant-order-id", "error-code",
+  "error-message", "error_code", "error_message", "amount", "currency", "orderid", "client_orderid", "last-four-digits",
+  "bin", "order-stage", "source", "http-status",
+]
+
+/** The parts of a gateway answer worth keeping in the history, scrubbed (no card number, no control). */
+export function gatewayAnswer(reply: Record<string, unknown> | undefined): Record<string, unknown> | null {
+  if (!reply) return null
+  const out: Record<string, unknown> = {}
+  for (const k of GATEWAY_KEYS) if (reply[k] !== undefined && reply[k] !== null) out[k] = String(reply[k]).slice(0, 500)
+  return scrub(out) as Record<string, unknown>
+}
+
+export type Change = {
+  actor: string
+  event: string
+  status?: PayoutStatus
+  patch?: Partial<PayoutRow>
+  gateway?: Record<string, unknown> | null
+  note?: string
+}
+
+/** Updates the payout and appends one history row. Caller holds the payout lock. */
+export async function applyChange(container: MedusaContainer, payout: PayoutRow, change: Change): Promise<PayoutRow> {
+  const svc = payoutService(container)
+  const to = change.status ?? payout.status
+  const patch: Record<string, unknown> = { ...(change.patch ?? {}) }
+  if (to !== payout.status) patch.status = to
+  if (isFinalPayout(to) && !payout.finished_at) {
+    patch.finished_at = new Date()
+    patch.next_check_at = null
+  }
+  const updated = await svc.changePayout(Object.keys(patch).length ? { id: payout.id, ...patch } : null, {
+    payout_id: payout.id,
+    at: new Date(),
+    actor: change.actor,
+    event: change.event,
+    from_status: payout.status,
+    to_status: to,
+    gateway: change.gateway ?? null,
+    note: change.note ? scrub(change.note).slice(0, 1000) : null,
+  })
+  return (updated as PayoutRow | undefined) ?? payout
+}
+
+const text = (v: unknown) => (v === undefined || v === null ? "" : String(v).trim().toLowerCase())
+
+/**
+ * What a gateway answer (async reply or STATUS) means for this payout. `txType` is STATUS's `transaction-type`
+ * (payout-check or payout); a two-step payout is in its pay step once a `payout` transaction exists.
+ */
+export function statusFromGateway(payout: PayoutRow, reply: { status?: unknown; "transaction-type"?: unknown }): PayoutStatus {
+  const status = text(reply.status)
+  const txType = text(reply["transaction-type"])
+  const final = status === "approved" || status === "declined" || status === "error" || status === "filtered"
+  if (payout.method === "two_step" && (txType === "payout-check" || (!txType && !payout.confirmed_at))) {
+    // Confirmed, but the gateway still shows only the approved check: the pay has not arrived (yet); stay as we are.
+    if (status === "approved") return payout.confirmed_at ? payout.status : "checked"
+    if (final) return "check_declined"
+    return "checking"
+  }
+  if (final) return status as PayoutStatus
+  if (payout.method === "form" && (payout.status === "form_issued" || payout.status === "pending")) return "form_issued"
+  return "processing"
+}
+
+/** The payout as the admin API shows it: amounts are decimal strings, dates ISO strings, no keys. */
+export function payoutView(p: PayoutRow) {
+  return {
+    id: p.id,
+    method: p.method,
+    status: p.status,
+    amount: p.amount,
+    currency_code: p.currency_code,
+    destination: p.destination_type ? { type: p.destination_type, summary: p.destination_summary } : null,
+    recipient: p.recipient,
+    purpose: p.purpose,
+    client_orderid: p.client_orderid,
+    gateway_order_id: p.gateway_order_id,
+    check_serial: p.check_serial,
+    pay_serial: p.pay_serial,
+    form_url: p.form_url,
+    error_code: p.error_code,
+    error_message: p.error_message,
+    provider_id: p.provider_id,
+    created_by: p.created_by,
+    confirmed_by: p.confirmed_by,
+    confirmed_at: p.confirmed_at,
+    finished_at: p.finished_at,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+    can_confirm: p.method === "two_step" && p.status === "checked" && !p.confirm_idempotency_key,
+  }
+}
+
+export function historyView(h: HistoryRow) {
+  return { id: h.id, at: h.at, actor: h.actor, event: h.event, from_status: h.from_status, to_status: h.to_status, gateway: h.gateway, note: h.note }
+}

@@ -1,0 +1,137 @@
+/**
+ * Saved cards at the gateway: the three conversations a card reference needs, with the reliability rules of
+ * gateway-ops.ts.
+ *
+ * - `tokenizeCard`: create-card-ref for a finished, approved order (v4 / RSA-SHA256 when the registration has a
+ *   private key, else v2 with the control checksum), then get-card-info for what may be shown (brand, BIN, last
+ *   four, expiry, printed name). The gateway answers the same card-ref-id for the same order, so a lost reply is
+ *   resolved by asking once more — it cannot create a second reference.
+ * - `rebillCard`: make-rebill of a card reference for an exact amount, sent once (a lost reply → STATUS for the same
+ *   client_orderid, never a blind re-send), then STATUS until decisive. When the rebill may have reached the gateway
+ *   but no STATUS says what became of it, the result is `unknown`, never a failure: the card may have been charged.
+ *
+ * The card-ref-id is returned to the caller (backend only); nothing here logs or stores it. No PAN or CVV ever passes
+ * through: a cvv2 for a rebill goes straight into the request fields and is not kept.
+ */
+import { GatewayError, GatewayTransportError, type PaynetEasyClient } from "../../gateway"
+import { isNotFound, maybeSent, pollStatus, sendOnce, type StatusReply } from "../connection"
+
+export type CardDetails = {
+  brand: string | null
+  bin: string | null
+  last4: string | null
+  exp_month: string | null
+  exp_year: string | null
+  holder: string | null
+}
+
+export type CardReference = CardDetails & { card_ref_id: string; card_ref_version: "v2" | "v4" }
+
+const orNull = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v.trim())
+
+/** create-card-ref (v4 when `useV4`) for an approved gateway order. */
+export async function createCardReference(
+  client: PaynetEasyClient,
+  useV4: boolean,
+  order: { clientOrderId: string; orderId: string }
+): Promise<{ card_ref_id: string; card_ref_version: "v2" | "v4" }> {
+  const fields = { client_orderid: order.clientOrderId, orderid: order.orderId }
+  const send = () => (useV4 ? client.request("CARDREF_V4", fields) : client.request("CARDREF", fields))
+  let reply
+  try {
+    reply = await send()
+  } catch (e) {
+    // The gateway gives one reference per order: asking again after a reply that may have been lost (or one that was
+    // never sent) returns the same one.
+    if (!(maybeSent(e) || e instanceof GatewayTransportError)) throw e
+    reply = await send()
+  }
+  return { card_ref_id: reply["card-ref-id"], card_ref_version: useV4 ? "v4" : "v2" }
+}
+
+/** get-card-info: the displayable details of a card reference (never the number). */
+export async function readCardInfo(client: PaynetEasyClient, cardRefId: string): Promise<CardDetails> {
+  const info = await client.request("CARDINFO", { cardrefid: cardRefId })
+  const month = orNull(info["expire-month"])
+  return {
+    brand: orNull(info["card-type"]),
+    bin: orNull(info.bin),
+    last4: orNull(info["last-four-digits"]),
+    exp_month: month && /^\d$/.test(month) ? `0${month}` : month,
+    exp_year: orNull(info["expire-year"]),
+    holder: orNull(info["card-printed-name"]),
+  }
+}
+
+export async function tokenizeCard(
+  client: PaynetEasyClient,
+  useV4: boolean,
+  order: { clientOrderId: string; orderId: string }
+): Promise<CardReference> {
+  const ref = await createCardReference(client, useV4, order)
+  return { ...ref, ...(await readCardInfo(client, ref.card_ref_id)) }
+}
+
+export type RebillRequest = {
+  clientOrderId: string
+  cardRefId: string
+  /** major units, decimal string */
+  amount: string
+  currency: string
+  description: string
+  ipaddress: string
+  cvv2?: string
+  serverCallbackUrl?: string
+}
+
+export type RebillResult =
+  | { kind: "status"; orderId?: string; status: StatusReply }
+  /** the reply was lost and STATUS does not know the client_orderid: nothing was charged */
+  | { kind: "absent" }
+  /**
+   * the gateway may have processed the rebill, but nothing said how it ended: its reply was lost and STATUS failed,
+   * or it was accepted and every STATUS after it failed. `reason` names the failure (a scrubbed gateway message).
+   */
+  | { kind: "unknown"; orderId?: string; reason: string }
+
+/** make-rebill once; the decisive STATUS (or the last one within the poll budget). */
+export async function rebillCard(client: PaynetEasyClient, r: RebillRequest): Promise<RebillResult> {
+  const fields = {
+    client_orderid: r.clientOrderId,
+    cardrefid: r.cardRefId,
+    amount: r.amount,
+    currency: r.currency,
+    order_desc: r.description,
+    ipaddress: r.ipaddress,
+    cvv2: r.cvv2,
+    server_callback_url: r.serverCallbackUrl,
+  }
+  let sent
+  try {
+    sent = await sendOnce(client, "REBILL", fields, { clientOrderId: r.clientOrderId })
+  } catch (e) {
+    // sendOnce throws a maybe-sent failure only when STATUS could not settle it (core/connection/reach.ts)
+    if (maybeSent(e)) return { kind: "unknown", reason: (e as Error).message }
+    throw e // the gateway refused the rebill itself, or it was never sent: nothing was charged
+  }
+  if (sent.kind === "absent") return { kind: "absent" }
+  const orderId = sent.kind === "reply" ? sent.reply["paynet-order-id"] : sent.status["paynet-order-id"]
+  try {
+    const status = await pollStatus(client, { clientOrderId: r.clientOrderId, orderId })
+    return { kind: "status", orderId: orderId ?? status["paynet-order-id"], status }
+  } catch (e) {
+    // The gateway has the rebill (its reply, or STATUS after a lost one, said so): a failing STATUS cannot undo it.
+    if (e instanceof GatewayError) return { kind: "unknown", orderId, reason: e.message }
+    throw e
+  }
+}
+
+/** STATUS for a rebill we may have sent before (resolving a lost reply first); undefined when the gateway has none. */
+export async function rebillStatus(client: PaynetEasyClient, clientOrderId: string, orderId?: string): Promise<StatusReply | undefined> {
+  try {
+    return await pollStatus(client, { clientOrderId, orderId })
+  } catch (e) {
+    if (isNotFound(e)) return undefined
+    throw e
+  }
+}
