@@ -23,7 +23,9 @@
  * still waiting here when the process stops.
  */
 import type { IEventBusModuleService } from "@medusajs/framework/types"
-import { CALLBACK_RECEIVED } from "../../workflows/payneteasy/process-callback"
+
+/** The event a recorded callback is announced by; subscribers/payneteasy-callback.ts processes it. */
+export const CALLBACK_RECEIVED = "payneteasy.callback.received"
 
 /**
  * A `payneteasy.callback.received` event's data: the callback-log rows to process. `{ id }` is what versions before

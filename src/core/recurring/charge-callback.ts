@@ -18,7 +18,7 @@ import { cardsClient } from "../connection/cards-config"
 import { isFinal } from "../connection"
 import { recurringRowId } from "../callbacks/order-kinds"
 import type { CallbackRow, RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
-import { service } from "../../workflows/payneteasy/recurring/create-from-order"
+import { service } from "./records"
 import { createRenewalOrder } from "./renewal-order"
 
 export const CHARGE_FAILED_EVENT = "payneteasy.recurring_payment.charge_failed"

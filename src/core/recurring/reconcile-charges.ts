@@ -21,7 +21,7 @@ import type { RecurringPaymentRow } from "../../modules/payneteasy/service"
 import { expectedChargeIds } from "./charge-ids"
 import { OVERDUE_REASON_PREFIX, processRecurringCharge } from "./charge-callback"
 import { underTickLock } from "../locks/tick-lock"
-import { service } from "../../workflows/payneteasy/recurring/create-from-order"
+import { service } from "./records"
 
 export const RECURRING_TICK_LOCK = "payneteasy:recurring:tick"
 const LIMIT = 10

@@ -13,8 +13,7 @@ import { createOrderPaymentCollectionWorkflow, createOrderWorkflow, createPaymen
 import { randomBytes } from "node:crypto"
 import type { RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 import { toGatewayAmount } from "../checkout/amounts"
-import type { RecurringItem } from "../../workflows/payneteasy/recurring/create-from-order"
-import { service } from "../../workflows/payneteasy/recurring/create-from-order"
+import { service, type RecurringItem } from "./records"
 import { bookCapturesOnOrder } from "../checkout/book-captures"
 
 const TAX_LINE = ["rate", "code", "description", "provider_id", "tax_rate_id"]

@@ -14,7 +14,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../locks/busy-lock"
 import type { RecurringPaymentRow } from "../../modules/payneteasy/service"
-import { createRecurringFromOrderWorkflow, service } from "../../workflows/payneteasy/recurring/create-from-order"
+import { createRecurringFromOrderWorkflow } from "../../workflows/payneteasy/recurring/create-from-order"
+import { service } from "./records"
 
 async function rowById(container: MedusaContainer, id: string): Promise<RecurringPaymentRow | undefined> {
   return ((await service(container).listPaynetEasyRecurringPayments({ id }, { take: 1 })) as RecurringPaymentRow[])[0]

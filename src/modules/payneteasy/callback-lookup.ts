@@ -8,7 +8,7 @@
  * index and filtered every other row of that kind, so a batch holding a re-sent callback read the whole log of, say,
  * approved preauths (37 ms at 20,000 rows, and growing with the log).
  */
-import type { CallbackRow } from "./service"
+import type { CallbackRow } from "./models/callback-log"
 
 export const EXISTING_CALLBACKS_SQL = `select c.* from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
     as k(source, orderid, client_orderid, type, status, event_key)

@@ -8,7 +8,7 @@
  */
 import { MedusaService, InjectManager, InjectTransactionManager, MedusaContext } from "@medusajs/framework/utils"
 import type { Context, InferTypeOf } from "@medusajs/framework/types"
-import { PaynetEasyCallback } from "./models/callback-log"
+import { PaynetEasyCallback, type CallbackRow } from "./models/callback-log"
 import { PaynetEasyReconciliation } from "./models/reconciliation"
 import { PaynetEasyAttentionHandled } from "./models/attention-handled"
 import { PaynetEasyStatusCheck } from "./models/status-check"
@@ -28,7 +28,7 @@ import { EVENT_KEY_COLUMNS, SESSION_CALLBACK_INSERT_SQL, sessionCallbackBindings
 const knexOf = (context: Context) => (context.manager as { getKnex(): any }).getKnex()
 
 /** A callback-log row, as the model defines it (models/callback-log.ts). */
-export type CallbackRow = InferTypeOf<typeof PaynetEasyCallback>
+export type { CallbackRow }
 
 export type NewCallback = Omit<CallbackRow, "id" | "outcome" | "outcome_detail" | "processed_at" | "created_at" | "updated_at" | "deleted_at">
 

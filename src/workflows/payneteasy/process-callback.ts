@@ -47,7 +47,7 @@ import { rowKindOf } from "../../core/callbacks/order-kinds"
 import { settleCardVerificationCallback } from "../../core/saved-cards/verification-callback"
 import { processRecurringCharge } from "../../core/recurring/charge-callback"
 
-export const CALLBACK_RECEIVED = "payneteasy.callback.received"
+export { CALLBACK_RECEIVED } from "../../core/callbacks/callback-queue"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
 
 /** Transaction types that carry the session's own outcome; everything else is a later event on the order. */

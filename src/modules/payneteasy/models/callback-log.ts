@@ -13,6 +13,7 @@
  * `outcome` says what our processing did with the event; `outcome_detail` says why, in words an admin can act on.
  */
 import { model } from "@medusajs/framework/utils"
+import type { InferTypeOf } from "@medusajs/framework/types"
 
 export const CALLBACK_SOURCES = ["callback", "return", "reconcile"] as const
 /** `flagged`: genuine, and a person must act (e.g. an approved payment for a session Medusa no longer has). */
@@ -48,3 +49,6 @@ export const PaynetEasyCallback = model
     },
     { name: "IDX_payneteasy_callback_session_id", on: ["session_id"] },
   ])
+
+/** One row of the callback log, as the module service returns it. */
+export type CallbackRow = InferTypeOf<typeof PaynetEasyCallback>

@@ -23,7 +23,7 @@ import { cardsClient } from "../../../core/connection/cards-config"
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
 import { stopRecurringPayment, type StopResult } from "../../../core/recurring/gateway-calls"
 import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../../../core/locks/busy-lock"
-import { service } from "./create-from-order"
+import { service } from "../../../core/recurring/records"
 
 export type CancelOutcome = { row: RecurringPaymentRow; gateway_cancelled: boolean; note: string }
 

@@ -18,7 +18,7 @@ import { fromMinorUnits } from "../../../gateway/money"
 import { nextChargeDate } from "../../../gateway/schedule"
 import { parseOptions, resolvePrivateKey } from "../../../core/connection"
 import { cardsClient, cardsProviderOptions } from "../../../core/connection/cards-config"
-import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
+import { service, type RecurringItem } from "../../../core/recurring/records"
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
 import { toGatewayCurrency, toMinor } from "../../../core/checkout/amounts"
 import { createCardReference, readCardInfo } from "../../../core/saved-cards/card-gateway"
@@ -26,7 +26,6 @@ import { createRecurringPayment, findRecurringPayment, type RecurringResult } fr
 import { lineSchedule, scheduleKey, type RecurringSchedule } from "../../../core/recurring/schedule"
 import { scrub } from "../../../gateway/scrub"
 
-export type RecurringItem = { variant_id: string | null; product_id: string | null; title: string; quantity: number; unit_price: string }
 
 type PlannedSchedule = { schedule: RecurringSchedule; items: RecurringItem[]; amount: string; includes_shipping: boolean }
 type Payment = { provider_id: string; clientOrderId: string; orderId: string }
@@ -51,7 +50,6 @@ const ORDER_FIELDS = [
   "payment_collections.payments.provider_id", "payment_collections.payments.data",
 ]
 
-export const service = (container: MedusaContainer) => container.resolve(PAYNETEASY_MODULE) as any
 
 /** The order's approved PaynetEasy transaction (the one the card reference is created from), like save-card-from-order. */
 function approvedPayment(order: any): Payment | null {
