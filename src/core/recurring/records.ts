@@ -6,10 +6,10 @@
 import { container } from "@medusajs/framework"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
+import { PAYNETEASY_MODULE, paynetEasyModule } from "../../modules/payneteasy"
 
 /** The plugin module's service in `container` (its recurring payments and charges). */
-export const service = (container: MedusaContainer) => container.resolve(PAYNETEASY_MODULE) as any
+export const service = (container: MedusaContainer) => paynetEasyModule(container)
 
 /** One item of a subscription: what each renewal order repeats. */
 export type RecurringItem = { variant_id: string | null; product_id: string | null; title: string; quantity: number; unit_price: string }

@@ -8,7 +8,9 @@ import PaynetEasyModuleService from "./service"
 import recurringBootCheck from "./loaders/recurring-boot-check"
 import pluginOptionsCheck from "./loaders/plugin-options-check"
 
-export const PAYNETEASY_MODULE = "payneteasy"
+import { PAYNETEASY_MODULE } from "./access"
+
+export { PAYNETEASY_MODULE, paynetEasyModule } from "./access"
 
 export default Module(PAYNETEASY_MODULE, { service: PaynetEasyModuleService, loaders: [pluginOptionsCheck, recurringBootCheck] })
 export type { PaynetEasyModuleService }

@@ -15,7 +15,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
+import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../modules/payneteasy"
 import { sendOnce, isFinal, isNotFound } from "../../../core/connection"
 import { payerFields } from "../../../core/checkout/payer"
 import { cardsClient, cardsProviderId, cardsProviderOptions } from "../../../core/connection/cards-config"
@@ -47,7 +47,7 @@ const createVerifyingRowStep = createStep(
   "payneteasy-create-verifying-card",
   async (input: { customer_id: string }, { container }) => {
     const providerId = cardsProviderId(container)
-    const service = container.resolve(PAYNETEASY_MODULE) as any
+    const service = paynetEasyModule(container)
     const row = await service.createPaynetEasySavedCards({
       customer_id: input.customer_id, provider_id: providerId, state: "verifying", source: "verification",
     })
@@ -55,7 +55,7 @@ const createVerifyingRowStep = createStep(
     return new StepResponse({ id: row.id as string, provider_id: providerId }, row.id as string)
   },
   async (id: string | undefined, { container }) => {
-    if (id) await (container.resolve(PAYNETEASY_MODULE) as any).deletePaynetEasySavedCards([id])
+    if (id) await paynetEasyModule(container).deletePaynetEasySavedCards([id])
   }
 )
 
@@ -104,7 +104,7 @@ export async function settleCardVerification(container: MedusaContainer, cardId:
 }
 
 async function settleLocked(container: MedusaContainer, cardId: string): Promise<VerificationOutcome> {
-  const service = container.resolve(PAYNETEASY_MODULE) as any
+  const service = paynetEasyModule(container)
   const [row] = await service.listPaynetEasySavedCards({ id: cardId, state: "verifying" }, { take: 1 })
   if (!row) return "not_verifying" // already saved, dropped or deleted
   if (Date.now() - new Date(row.created_at).getTime() > VERIFICATION_TTL_MS) {
@@ -141,7 +141,7 @@ async function settleLocked(container: MedusaContainer, cardId: string): Promise
 
 /** Finishes the customer's pending verifications (see the header). Never throws for one bad row. */
 export async function settleCardVerifications(container: MedusaContainer, customerId: string): Promise<void> {
-  const service = container.resolve(PAYNETEASY_MODULE) as any
+  const service = paynetEasyModule(container)
   const rows = await service.listPaynetEasySavedCards({ customer_id: customerId, state: "verifying" })
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   for (const row of rows) {
@@ -158,7 +158,7 @@ async function activateCard(
   input: { card: any; ref: { card_ref_id: string; details: any }; row_id: string }
 ): Promise<void> {
   const { card_ref_version, ...details } = input.ref.details
-  await (container.resolve(PAYNETEASY_MODULE) as any).updatePaynetEasySavedCards({
+  await paynetEasyModule(container).updatePaynetEasySavedCards({
     id: input.row_id, state: "active", card_ref_id: input.ref.card_ref_id, card_ref_version, ...details,
     source_gateway_order_id: input.card.gatewayOrderId,
   })

@@ -30,7 +30,7 @@ import {
 import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
+import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../modules/payneteasy"
 import { decimalText, toGatewayAmount, toMinor } from "../../../core/checkout/amounts"
 import { currencyExponent, fromMinorUnits } from "../../../gateway/money"
 import { rebillBalance, type PendingRebill, type RebillBalance, type RebillRefusal } from "../../../core/saved-cards/rebill-balance"
@@ -68,7 +68,7 @@ type Prepared =
   | { replay: AdminRebillResult }
   | { replay: null; rebill_id: string; order_id: string; customer_id: string; card_id: string; provider_id: string; amount: string; currency_code: string }
 
-const service = (container: any) => container.resolve(PAYNETEASY_MODULE) as any
+const service = (container: any) => paynetEasyModule(container)
 
 function toResult(row: any, replayed: boolean, payment: AdminRebillResult["payment"] = null): AdminRebillResult {
   return {

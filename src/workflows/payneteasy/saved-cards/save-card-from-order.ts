@@ -9,7 +9,7 @@
  */
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
+import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../modules/payneteasy"
 import type { CardDetails } from "../../../core/saved-cards/card-gateway"
 
 export type CardToSave = {
@@ -67,7 +67,7 @@ export const storeSavedCardStep = createStep(
   "payneteasy-store-saved-card",
   async (input: StoreCardInput, { container }) => {
     if (!input.card || !input.ref) return new StepResponse(null, null)
-    const service = container.resolve(PAYNETEASY_MODULE) as any
+    const service = paynetEasyModule(container)
     const [existing] = await service.listPaynetEasySavedCards(
       { customer_id: input.card.customer_id, provider_id: input.card.provider_id, card_ref_id: input.ref.card_ref_id, state: "active" },
       { take: 1 }
@@ -75,7 +75,7 @@ export const storeSavedCardStep = createStep(
     if (existing) return new StepResponse({ id: existing.id as string, created: false }, null)
     const { card_ref_version, ...details } = input.ref.details
     const fields = {
-      customer_id: input.card.customer_id, provider_id: input.card.provider_id, state: "active", card_ref_id: input.ref.card_ref_id,
+      customer_id: input.card.customer_id, provider_id: input.card.provider_id, state: "active" as const, card_ref_id: input.ref.card_ref_id,
       card_ref_version, ...details, source: input.source, source_order_id: input.card.order_id ?? null,
       source_session_id: input.card.session_id ?? null, source_gateway_order_id: input.card.gatewayOrderId,
     }
@@ -84,7 +84,7 @@ export const storeSavedCardStep = createStep(
   },
   async (createdId: string | null | undefined, { container }) => {
     if (!createdId) return
-    await (container.resolve(PAYNETEASY_MODULE) as any).deletePaynetEasySavedCards([createdId])
+    await paynetEasyModule(container).deletePaynetEasySavedCards([createdId])
   }
 )
 

@@ -5,7 +5,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { PAYNETEASY_MODULE } from "../../../../modules/payneteasy"
+import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../../modules/payneteasy/service"
 import type { RecurringChargeRow, RecurringPaymentRow } from "../../../../modules/payneteasy/service"
 import { invalid } from "../payouts/http"
@@ -26,7 +26,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const filters: Record<string, string> = {}
   if (parsed.data.order_id) filters.order_id = parsed.data.order_id
   if (parsed.data.customer_id) filters.customer_id = parsed.data.customer_id
-  const svc = req.scope.resolve(PAYNETEASY_MODULE) as PaynetEasyModuleService
+  const svc = paynetEasyModule(req.scope)
   // One snapshot: a charge and the status it gave its recurring payment are seen together or not at all.
   const { rows, charges } = await svc.readSnapshot(async (context) => {
     const rows = (await svc.listPaynetEasyRecurringPayments(filters, { order: { created_at: "DESC" }, take: 100 }, context)) as unknown as RecurringPaymentRow[]

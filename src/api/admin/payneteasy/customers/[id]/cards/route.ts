@@ -3,11 +3,11 @@
  * it came from (order / verification) and when it was last used. Never the gateway's card reference.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { PAYNETEASY_MODULE } from "../../../../../../modules/payneteasy"
+import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../../../../modules/payneteasy"
 import { publicCard, type SavedCardRow } from "../../../../../../core/saved-cards/records"
 
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
-  const rows = (await (req.scope.resolve(PAYNETEASY_MODULE) as any).listPaynetEasySavedCards(
+  const rows = (await paynetEasyModule(req.scope).listPaynetEasySavedCards(
     { customer_id: req.params.id, state: "active" },
     { order: { created_at: "DESC" } }
   )) as SavedCardRow[]

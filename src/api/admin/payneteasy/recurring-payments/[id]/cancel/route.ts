@@ -6,7 +6,7 @@
  * there is nothing to cancel or a charge / set-up holds the recurring payment; cancelling twice answers the same row.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { PAYNETEASY_MODULE } from "../../../../../../modules/payneteasy"
+import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../../../../modules/payneteasy"
 import { cancelRecurringPayment } from "../../../../../../workflows/payneteasy/recurring/cancel"
 import { actorOf, sendError } from "../../../payouts/http"
 import { recurringPaymentView } from "../../../../../../core/dashboard/recurring-view"
@@ -14,7 +14,7 @@ import { recurringPaymentView } from "../../../../../../core/dashboard/recurring
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   try {
     const { row, gateway_cancelled, note } = await cancelRecurringPayment(req.scope, req.params.id, actorOf(req))
-    const charges = await (req.scope.resolve(PAYNETEASY_MODULE) as any).listPaynetEasyRecurringCharges({ recurring_payment_row_id: row.id })
+    const charges = await paynetEasyModule(req.scope).listPaynetEasyRecurringCharges({ recurring_payment_row_id: row.id })
     res.status(200).json({ recurring_payment: recurringPaymentView(row, charges), gateway_cancelled, note })
   } catch (e) {
     return sendError(res, e)

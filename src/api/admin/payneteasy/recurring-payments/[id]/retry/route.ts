@@ -7,7 +7,7 @@
  * it although it was set up (a charge the gateway never reported).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { PAYNETEASY_MODULE } from "../../../../../../modules/payneteasy"
+import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../../../../modules/payneteasy"
 import { retryRecurringSetUp } from "../../../../../../core/recurring/retry-set-up"
 import { sendError } from "../../../payouts/http"
 import { recurringPaymentView } from "../../../../../../core/dashboard/recurring-view"
@@ -15,7 +15,7 @@ import { recurringPaymentView } from "../../../../../../core/dashboard/recurring
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   try {
     const row = await retryRecurringSetUp(req.scope, req.params.id)
-    const charges = await (req.scope.resolve(PAYNETEASY_MODULE) as any).listPaynetEasyRecurringCharges({ recurring_payment_row_id: row.id })
+    const charges = await paynetEasyModule(req.scope).listPaynetEasyRecurringCharges({ recurring_payment_row_id: row.id })
     res.status(200).json({ recurring_payment: recurringPaymentView(row, charges) })
   } catch (e) {
     return sendError(res, e)
