@@ -161,4 +161,13 @@ describe("src/ layout (docs/architecture.md)", () => {
       .filter((e) => !fs.existsSync(path.join(core, e.name, "README.md"))).map((e) => e.name)
     expect(missing).toEqual([])
   })
+
+  it("package.json exports the public surface on purpose (provider, module, workflows, gateway, sandbox, admin, storefront kit), no catch-all", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(SRC, "..", "package.json"), "utf8")) as { exports: Record<string, unknown> }
+    expect(Object.keys(pkg.exports).sort()).toEqual([
+      "./.medusa/server/src/modules/*", // how Medusa resolves a plugin's modules
+      "./admin", "./gateway", "./modules/*", "./package.json", "./providers/*", "./sandbox", "./storefront",
+      "./storefront/react", "./workflows",
+    ].sort())
+  })
 })

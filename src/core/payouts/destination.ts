@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto"
 import { maskPan } from "../../gateway/scrub"
-import type { PayoutDestinationInput } from "../../api/admin/payneteasy/payouts/validators"
+import type { PayoutDestinationInput } from "./payout-request"
 
 export type PayoutMethod = "single" | "two_step" | "form"
 

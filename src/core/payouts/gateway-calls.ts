@@ -16,7 +16,7 @@ import { isNotFound, statusFields, type StatusReply } from "../connection/gatewa
 import { certainlyNothingMade, reachOf } from "../connection/reach"
 import { destinationFields, type PayoutMethod, type SendableDestination } from "./destination"
 import { payoutCardFor } from "./saved-card-destination"
-import type { PayoutDestinationInput } from "../../api/admin/payneteasy/payouts/validators"
+import type { PayoutDestinationInput } from "./payout-request"
 import { callbackUrls, payoutClient, payoutProviderById } from "../connection/payout-config"
 import { applyChange, gatewayAnswer, statusFromGateway, type PayoutRow } from "./payout-state"
 

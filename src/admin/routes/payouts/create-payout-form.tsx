@@ -1,13 +1,13 @@
 /**
  * The create form of the Payouts page: method, amount, currency, one destination kind with its own fields, recipient,
- * purpose. Validated in the browser with the server's own zod schema (api/admin/payneteasy/payouts/validators.ts),
+ * purpose. Validated in the browser with the server's own zod schema (core/payouts/payout-request.ts),
  * so the admin sees the same message, on the same field, before anything is sent; the server checks again (and
  * also the per-payout limit and allowed currencies, which only it knows). A saved card is picked from a customer's
  * cards (customer id, then a select listing brand and masked number); only its card id is sent.
  */
 import { useMemo, useState } from "react"
 import { Button, Drawer, Input, Label, Select, Text, toast } from "@medusajs/ui"
-import { createPayoutSchema, firstIssue } from "../../../api/admin/payneteasy/payouts/validators"
+import { createPayoutSchema, firstIssue } from "../../../core/payouts/payout-request"
 import { newIdempotencyKey, useCreatePayout, type Payout } from "../../lib/payouts"
 import { maskedNumber, useCustomerCards } from "../../lib/saved-card-hooks"
 

@@ -4,7 +4,7 @@
  * and the `payouts` provider option.
  */
 import fc from "fast-check"
-import { createPayoutSchema, firstIssue, luhnOk } from "../../../api/admin/payneteasy/payouts/validators"
+import { createPayoutSchema, firstIssue, luhnOk } from "../payout-request"
 import { parseOptions } from "../../connection/options"
 import { depositDestination, destinationFields, destinationSummary, takeDestination } from "../destination"
 import { statusFromGateway, type PayoutRow } from "../payout-state"

@@ -6,7 +6,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { scrub } from "../../../../gateway/scrub"
-import { idempotencyKeySchema } from "./validators"
+import { idempotencyKeySchema } from "../../../../core/payouts/payout-request"
 
 export const actorOf = (req: AuthenticatedMedusaRequest) => `user:${req.auth_context?.actor_id ?? "unknown"}`
 

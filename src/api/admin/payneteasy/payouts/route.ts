@@ -13,7 +13,7 @@ import { depositDestination, destinationSummary, discardDestination } from "../.
 import { payoutCard, savedCardSummary } from "../../../../core/payouts/saved-card-destination"
 import { payoutService, payoutView, type PayoutRow } from "../../../../core/payouts/payout-state"
 import { actorOf, idempotencyKey, invalid, sendError } from "./http"
-import { createPayoutSchema, firstIssue, listPayoutsQuerySchema } from "./validators"
+import { createPayoutSchema, firstIssue, listPayoutsQuerySchema } from "../../../../core/payouts/payout-request"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const key = idempotencyKey(req)

@@ -10,15 +10,15 @@
  * field has a length limit. Unknown keys are refused rather than ignored.
  */
 import { z } from "zod"
-import { currencyExponent } from "../../../../gateway/money"
-import { luhnOk } from "../../../../gateway/luhn"
-import { SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE } from "../../../../core/saved-cards/card-id"
+import { currencyExponent } from "../../gateway/money"
+import { luhnOk } from "../../gateway/luhn"
+import { SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE } from "../saved-cards/card-id"
 
 export const PAYOUT_METHOD_VALUES = ["single", "two_step", "form"] as const
 export const DESTINATION_TYPE_VALUES = ["card", "saved_card", "bank", "wallet", "phone"] as const
 export const MAX_LEN = { amount: 24, recipient: 128, purpose: 255, bank_name: 100, bank_branch: 100, account_number: 34, wallet_id: 64, card_id: 64, idempotencyKey: 128 } as const
 
-export { luhnOk } from "../../../../gateway/luhn"
+export { luhnOk } from "../../gateway/luhn"
 
 const text = (name: string, max: number) =>
   z
