@@ -16,7 +16,7 @@ export default async function payneteasyRecurringHandler({ event, container }: S
   const { errors } = await createRecurringFromOrderWorkflow(container).run({ input: { order_id: event.data.id }, throwOnError: false })
   for (const e of errors ?? []) {
     container.resolve(ContainerRegistrationKeys.LOGGER).warn(
-      `PaynetEasy: the recurring payment of order ${event.data.id} was not set up: ${scrub((e as any)?.error?.message ?? String(e))}`)
+      `PaynetEasy: the recurring payment of order ${event.data.id} was not set up: ${scrub((e as { error?: { message?: string } })?.error?.message ?? String(e))}`)
   }
 }
 

@@ -19,7 +19,7 @@ const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/
 export function decimalText(amount: BigNumberInput): string {
   let text: string | undefined
   try {
-    text = new BigNumber(amount as any).bigNumber?.toFixed()
+    text = new BigNumber(amount).bigNumber?.toFixed()
   } catch {
     text = undefined
   }

@@ -5,12 +5,12 @@
  * plugin records captured outside those workflows — a renewal order's, an admin rebill's — shows nothing outstanding
  * only once this ran. Captures that already have their transaction are skipped: calling it again adds nothing.
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, CreateOrderTransactionDTO, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 
 export async function bookCapturesOnOrder(container: MedusaContainer, orderId: string, paymentId: string): Promise<void> {
   const payment = await container.resolve(Modules.PAYMENT).retrievePayment(paymentId, { relations: ["captures"] })
-  const captures = (payment.captures ?? []) as Array<{ id: string; amount: unknown; raw_amount?: unknown }>
+  const captures = (payment.captures ?? []) as Array<{ id: string; amount: BigNumberInput; raw_amount?: BigNumberInput }>
   if (!captures.length) return
   const orders = container.resolve(Modules.ORDER)
   const booked = await orders.listOrderTransactions(
@@ -23,6 +23,6 @@ export async function bookCapturesOnOrder(container: MedusaContainer, orderId: s
   await orders.addOrderTransactions(
     missing.map((c) => ({
       order_id: orderId, amount: c.raw_amount ?? c.amount, currency_code: payment.currency_code, reference: "capture", reference_id: c.id,
-    })) as any
+    })) satisfies CreateOrderTransactionDTO[]
   )
 }

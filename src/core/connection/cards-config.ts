@@ -6,16 +6,16 @@
  * The registration used for new cards: the plugin option `savedCardsProviderId` when set, else
  * `pp_payneteasy_payneteasy` when configured, else the first PaynetEasy registration in medusa-config.
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { ConfigModule, MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { PaynetEasyClient } from "../../gateway"
 import { clientFromOptions } from "./options"
 import { configuredProviderIds, providerOptionsFor } from "./status-client"
 
 export function cardsProviderId(container: MedusaContainer): string {
-  const configModule = container.resolve("configModule") as any
-  const plugin = (configModule?.plugins ?? []).find((p: any) => (typeof p === "string" ? p : p?.resolve)?.toString().includes("payneteasy"))
-  const chosen = plugin?.options?.savedCardsProviderId
+  const configModule = container.resolve<ConfigModule>("configModule")
+  const plugin = (configModule?.plugins ?? []).find((p) => (typeof p === "string" ? p : p?.resolve)?.toString().includes("payneteasy"))
+  const chosen = typeof plugin === "object" ? (plugin.options as { savedCardsProviderId?: unknown } | undefined)?.savedCardsProviderId : undefined
   if (typeof chosen === "string" && chosen) return chosen
   const all = configuredProviderIds(configModule)
   const id = all.includes("pp_payneteasy_payneteasy") ? "pp_payneteasy_payneteasy" : all[0]

@@ -57,7 +57,7 @@ export async function savePaymentMethod(ctx: ProviderContext, input: SavePayment
  * `data: { payment_method: id, off_session: true }` (saved-card-payment.ts).
  */
 export async function listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
-  const rows = await activeCardsOf(holderCustomerId(input.context as any))
+  const rows = await activeCardsOf(holderCustomerId(input.context))
   const num = (v: string | null) => (v === null || !/^[0-9]+$/.test(v) ? null : Number(v))
   return rows.map((row) => ({
     id: row.id,
@@ -72,6 +72,6 @@ export async function listPaymentMethods(input: ListPaymentMethodsInput): Promis
 }
 
 export async function deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
-  await softDeleteCard(holderCustomerId(input.context as any), input.data.id)
+  await softDeleteCard(holderCustomerId(input.context), input.data.id)
   return {}
 }

@@ -19,3 +19,10 @@ export const sessionView = (s: SessionLike) => ({
   currency_code: s.currency_code,
   data: s.data,
 })
+
+/**
+ * The amount to hand back to updatePaymentSession: the stored raw amount (exact, when selected) or the amount.
+ * Medusa's PaymentSessionDTO does not declare `raw_amount`, though the module returns it when selected.
+ */
+export const sessionAmount = <T extends { amount: unknown }>(s: T): unknown =>
+  "raw_amount" in s && s.raw_amount != null ? s.raw_amount : s.amount

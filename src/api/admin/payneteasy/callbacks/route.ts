@@ -32,7 +32,8 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminPaynetEa
       fields: ["id", "payment_collections.payment_sessions.id"],
       filters: { id: q.order_id },
     })
-    const sessions = (data as any[]).flatMap((o) => (o.payment_collections ?? []).flatMap((c: any) => (c.payment_sessions ?? []).map((s: any) => s.id)))
+    type OrderSessions = { payment_collections?: Array<{ payment_sessions?: Array<{ id: string } | null> | null } | null> | null }
+    const sessions = (data as OrderSessions[]).flatMap((o) => (o.payment_collections ?? []).flatMap((c) => (c?.payment_sessions ?? []).flatMap((s) => (s ? [s.id] : []))))
     filters.session_id = sessions.length ? sessions : ["-none-"]
   }
   const service = req.scope.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)

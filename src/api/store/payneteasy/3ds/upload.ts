@@ -11,9 +11,10 @@
  * in progress for it.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { BigNumberInput } from "@medusajs/framework/types"
 import { MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { ThreeDSKind } from "../../../../core/checkout/three-ds"
-import { sessionView as view } from "../session-view"
+import { sessionAmount, sessionView as view } from "../session-view"
 import type { StorePaynetEasyThreeDSBodyType } from "../validators"
 
 export function uploadRoute<K extends ThreeDSKind>(kind: K) {
@@ -37,7 +38,7 @@ export function uploadRoute<K extends ThreeDSKind>(kind: K) {
       updated = await paymentModule.updatePaymentSession({
         id: session.id,
         data: { ...(session.data ?? {}), threeDS: upload },
-        amount: (session as any).raw_amount ?? session.amount,
+        amount: sessionAmount(session) as BigNumberInput,
         currency_code: session.currency_code,
       })
     } catch (e) {
@@ -49,9 +50,9 @@ export function uploadRoute<K extends ThreeDSKind>(kind: K) {
     }
     if (updated.status === PaymentSessionStatus.ERROR) {
       const error = (updated.data as { error?: { message?: string } } | undefined)?.error
-      res.status(402).json({ type: "payment_declined", message: error?.message ?? "The payment was declined", payment_session: view(updated as any) })
+      res.status(402).json({ type: "payment_declined", message: error?.message ?? "The payment was declined", payment_session: view(updated) })
       return
     }
-    res.status(200).json({ payment_session: view(updated as any) })
+    res.status(200).json({ payment_session: view(updated) })
   }
 }

@@ -12,8 +12,9 @@
  * click or a second tab (refused, nothing charged) must not be the one it picks while the card was charged here.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { BigNumberInput } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { sessionView as view } from "../session-view"
+import { sessionAmount, sessionView as view } from "../session-view"
 
 type Session = { id: string; provider_id: string; status: string; data?: Record<string, unknown> | null; amount: unknown; currency_code: string; payment_collection_id: string }
 
@@ -67,7 +68,7 @@ export async function updateSessionUnderCartLock(
         id: session.id,
         // What the route validated goes to the provider, which parses it again; the session's own data is the base.
         data: { ...(session.data ?? {}), ...extra },
-        amount: (session as any).raw_amount ?? session.amount,
+        amount: sessionAmount(session) as BigNumberInput,
         currency_code: session.currency_code,
       })
       if (result.status === PaymentSessionStatus.CAPTURED || result.status === PaymentSessionStatus.AUTHORIZED) {
@@ -91,11 +92,11 @@ export async function updateSessionUnderCartLock(
     res.status(402).json({
       type: "payment_declined",
       message: error?.message ?? "The payment was declined",
-      payment_session: view(updated as any),
+      payment_session: view(updated),
     })
     return
   }
-  res.status(200).json({ payment_session: view(updated as any) })
+  res.status(200).json({ payment_session: view(updated) })
 }
 
 /** A session's data shows no request to the gateway: no gateway order id, no gateway status. */
