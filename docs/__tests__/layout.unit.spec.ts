@@ -155,10 +155,10 @@ describe("src/ layout (docs/architecture.md)", () => {
     expect(notWorkflows.map(rel)).toEqual([])
   })
 
-  it("every folder of src/core opens with a README saying what lives there and what it may import", () => {
+  it("every folder of src/ and of src/core opens with a README saying what lives there and what it may import", () => {
     const core = path.join(SRC, "core")
-    const missing = fs.readdirSync(core, { withFileTypes: true }).filter((e) => e.isDirectory())
-      .filter((e) => !fs.existsSync(path.join(core, e.name, "README.md"))).map((e) => e.name)
+    const dirs = (d: string) => fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(d, e.name))
+    const missing = [...dirs(SRC), ...dirs(core)].filter((d) => !fs.existsSync(path.join(d, "README.md"))).map(rel)
     expect(missing).toEqual([])
   })
 
