@@ -40,3 +40,66 @@ export function verifyCallback(params: Record<string, string | string[] | undefi
   if (actual.length !== expected.length) return false
   return timingSafeEqual(actual, expected)
 }
+
+/** A callback's (or a shopper return's) fields in our names, each as sent (untrimmed; a repeated one as its first). */
+export interface CallbackFields {
+  status?: string
+  orderId?: string
+  clientOrderId?: string
+  /** the vendor's 2026 spelling of client_orderid (same value) */
+  merchantOrder?: string
+  type?: string
+  control?: string
+  amount?: string
+  currency?: string
+  errorCode?: string
+  errorMessage?: string
+  /** the transaction's serial number, when the callback carries one */
+  serialNumber?: string
+  /** the processor's transaction id (may be the same for every transaction of an order) */
+  processorTxId?: string
+}
+
+/** The wire name of each callback field (messages name what is missing in the gateway's spelling). */
+export const CALLBACK_WIRE_NAMES = {
+  status: "status",
+  orderId: "orderid",
+  clientOrderId: "client_orderid",
+  merchantOrder: "merchant_order",
+  type: "type",
+  control: "control",
+  amount: "amount",
+  currency: "currency",
+  errorCode: "error_code",
+  errorMessage: "error_message",
+  serialNumber: "serial-number",
+  processorTxId: "processor-tx-id",
+} as const satisfies Record<keyof CallbackFields, string>
+
+/** Reads a callback's params (a flat map, or a query with repeated keys) into CallbackFields. */
+export function readCallbackFields(params: Record<string, unknown>): CallbackFields {
+  const out: CallbackFields = {}
+  for (const [ours, wire] of Object.entries(CALLBACK_WIRE_NAMES) as Array<[keyof CallbackFields, string]>) {
+    const v = params?.[wire]
+    const value = Array.isArray(v) ? v[0] : v
+    if (typeof value === "string") out[ours] = value
+  }
+  return out
+}
+
+/** The wire names of the fields verifyCallback needs that `params` lacks (client_orderid is satisfied by merchant_order). */
+export function missingCallbackFields(params: Record<string, unknown>): string[] {
+  const f = readCallbackFields(params)
+  const missing: string[] = (["status", "orderId", "control"] as const).filter((k) => f[k] === undefined).map((k) => CALLBACK_WIRE_NAMES[k])
+  if (f.clientOrderId === undefined && f.merchantOrder === undefined) missing.push(CALLBACK_WIRE_NAMES.clientOrderId)
+  return missing
+}
+
+/** CallbackFields back into the gateway's spelling (a record we write in a callback's shape); undefined is left out. */
+export function callbackParams(f: { [K in keyof CallbackFields]?: string | null }): Record<string, string | null> {
+  const out: Record<string, string | null> = {}
+  for (const [ours, value] of Object.entries(f) as Array<[keyof CallbackFields, string | null | undefined]>) {
+    if (value !== undefined) out[CALLBACK_WIRE_NAMES[ours]] = value
+  }
+  return out
+}

@@ -38,7 +38,8 @@ export { parseGatewayBody, parseFormBody, parseJsonExact, quoteLongNumbers } fro
 export { interpretReply } from "./response"
 export type { RawReply } from "./response"
 export { scrub, maskPan, isSensitiveKey, REDACTED } from "./scrub"
-export { callbackControl, verifyCallback } from "./callback"
+export { callbackControl, verifyCallback, readCallbackFields, missingCallbackFields, CALLBACK_WIRE_NAMES } from "./callback"
+export type { CallbackFields } from "./callback"
 export { DEFAULT_TIMEOUTS } from "./transport"
 export type { TransportTimeouts } from "./transport"
 export {

@@ -3,7 +3,7 @@
  * return request the gateway sent (sha1(status + orderid + client_orderid + control key), see src/gateway/callback.ts).
  * Exit 0 valid, 1 invalid, 2 usage error. Useful when reading a captured callback URL from a log.
  */
-import { verifyCallback } from "../../gateway"
+import { missingCallbackFields, verifyCallback } from "../../gateway"
 import { flagOrEnv, parse } from "../args"
 import { CliUsageError, EXIT, println, type CliIO } from "../io"
 
@@ -57,8 +57,7 @@ export async function callbackCommand(argv: string[], io: CliIO): Promise<number
     println(io.stdout, "valid: the control checksum matches")
     return EXIT.OK
   }
-  const missing = ["status", "orderid", "control"].filter((k) => params[k] === undefined)
-  if (params.client_orderid === undefined && params.merchant_order === undefined) missing.push("client_orderid")
+  const missing = missingCallbackFields(params)
   println(
     io.stdout,
     missing.length ? `invalid: missing ${missing.join(", ")}` : "invalid: the control checksum does not match this control key"

@@ -8,6 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { confirmLaterEvent, type Confirmation } from "../../gateway"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { statusClientFor } from "../connection"
+import { serialNumberOf } from "../../gateway/replies"
 import { eventHolder, reflectedEvents } from "./reflect-later-event"
 
 /** Serial numbers of the ledger entries the provider recorded in a Payment's data. */
@@ -32,7 +33,8 @@ export async function confirmCallbackEvent(
       .filter((s): s is string => typeof s === "string")
   )
   const params = (row.params ?? {}) as Record<string, unknown>
-  const serial = typeof params["serial-number"] === "string" ? (params["serial-number"] as string) : undefined
+  // callback params are strings (core/callbacks/params.ts readParams)
+  const serial = serialNumberOf(params)
   const client = statusClientFor(container, row.provider_id)
   try {
     return await confirmLaterEvent(

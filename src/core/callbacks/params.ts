@@ -12,6 +12,7 @@
  * lookup: we cannot tell which value the control was computed over.
  */
 import { scrub } from "../../gateway/scrub"
+import { CALLBACK_WIRE_NAMES, readCallbackFields } from "../../gateway/callback"
 
 export type CallbackParams = Record<string, string>
 
@@ -68,33 +69,31 @@ const clean = (v: string | undefined): string | undefined => {
 
 /** The fields every callback and return must carry; `type` defaults to "" for returns, which may omit it. */
 export function coreFields(params: CallbackParams, opts: { requireType: boolean }): CallbackCore {
-  const status = clean(params.status)?.toLowerCase()
-  const orderid = clean(params.orderid)
-  const clientOrderId = clean(params.client_orderid) ?? clean(params.merchant_order)
-  const type = clean(params.type)?.toLowerCase()
-  const control = clean(params.control)
-  const missing = [
-    !status && "status",
-    !orderid && "orderid",
-    !clientOrderId && "client_orderid",
-    !control && "control",
-    opts.requireType && !type && "type",
-  ].filter(Boolean)
+  const f = readCallbackFields(params)
+  const core = {
+    status: clean(f.status)?.toLowerCase(),
+    orderId: clean(f.orderId),
+    clientOrderId: clean(f.clientOrderId) ?? clean(f.merchantOrder),
+    control: clean(f.control),
+    type: clean(f.type)?.toLowerCase(),
+  }
+  const required = ["status", "orderId", "clientOrderId", "control", ...(opts.requireType ? (["type"] as const) : [])] as const
+  const missing = required.filter((k) => !core[k]).map((k) => CALLBACK_WIRE_NAMES[k])
   if (missing.length) {
     throw new MalformedCallbackError(`missing ${missing.join(", ")}`)
   }
-  if (params.client_orderid && params.merchant_order && clean(params.client_orderid) !== clean(params.merchant_order)) {
+  if (f.clientOrderId && f.merchantOrder && clean(f.clientOrderId) !== clean(f.merchantOrder)) {
     throw new MalformedCallbackError("client_orderid and merchant_order differ")
   }
   return {
-    status: status!,
-    orderid: orderid!,
-    clientOrderId: clientOrderId!,
-    type: type ?? "",
-    amount: clean(params.amount),
-    currency: clean(params.currency)?.toUpperCase(),
-    errorCode: clean(params.error_code),
-    errorMessage: clean(params.error_message),
+    status: core.status!,
+    orderid: core.orderId!,
+    clientOrderId: core.clientOrderId!,
+    type: core.type ?? "",
+    amount: clean(f.amount),
+    currency: clean(f.currency)?.toUpperCase(),
+    errorCode: clean(f.errorCode),
+    errorMessage: clean(f.errorMessage),
   }
 }
 
@@ -116,6 +115,7 @@ export function storableParams(params: CallbackParams): Record<string, string> {
  * Never null (a NULL in a unique index never conflicts in Postgres, which would let duplicates through).
  */
 export function eventKey(core: Pick<CallbackCore, "amount">, params: CallbackParams): string {
-  const txId = clean(params["serial-number"]) ?? clean(params["processor-tx-id"]) ?? ""
+  const f = readCallbackFields(params)
+  const txId = clean(f.serialNumber) ?? clean(f.processorTxId) ?? ""
   return `${core.amount ?? ""}|${txId}`
 }

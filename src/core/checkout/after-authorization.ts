@@ -16,8 +16,12 @@ import { GatewayRefusal } from "./errors"
 import { followUp, type FollowOp, type FollowOutcome } from "./follow-up"
 import { gatewayValue } from "./gateway-call"
 import { toSessionStatus, transactionTypeKey } from "./status-map"
+import { followUpFields, statusFields } from "../../gateway/requests"
+import { orderIdOf, transactionTypeOf } from "../../gateway/replies"
 
 type Data = Record<string, unknown>
+
+const statusOf = (data: SessionData) => statusFields({ clientOrderId: data.clientOrderId, orderId: data.orderId })
 
 function requireOrderId(data: SessionData, what: string): string {
   if (!data.orderId) {
@@ -33,13 +37,23 @@ function requireMedusaId(id: string | undefined, what: string): string {
   return id
 }
 
+type FollowAsk = { orderId?: string; amount?: string; comment?: string }
+
 /** Capture / return / void through follow-up.ts; a still-undecided one is recorded as pending, with a warning. */
-async function follow(ctx: ProviderContext, op: FollowOp, fields: Record<string, string | undefined>, data: SessionData): Promise<FollowOutcome> {
+async function follow(ctx: ProviderContext, op: FollowOp, ask: FollowAsk, data: SessionData): Promise<FollowOutcome> {
+  const orderId = ask.orderId ?? data.orderId
+  const fields = followUpFields({
+    clientOrderId: data.clientOrderId,
+    orderId,
+    amount: ask.amount,
+    currency: ask.amount === undefined ? undefined : data.currency,
+    comment: ask.comment,
+  })
   const outcome = await followUp(ctx.client, {
     op,
     fields,
     query: { clientOrderId: data.clientOrderId, orderId: data.orderId },
-    amount: fields.amount,
+    amount: ask.amount,
     currency: data.currency,
   })
   if (outcome.pending) {
@@ -54,8 +68,7 @@ export async function capture(ctx: ProviderContext, cradle: unknown, data: Sessi
   if (data.transactionType === "sale") return data // a sale captured the money when it was approved
   const orderId = requireOrderId(data, "capture")
   const amount = await captureAmount(cradle, id, data.currency)
-  const fields = { client_orderid: data.clientOrderId, orderid: orderId, amount, currency: data.currency }
-  const entry = await follow(ctx, "CAPTURE", fields, data)
+  const entry = await follow(ctx, "CAPTURE", { orderId, amount }, data)
   return { ...data, captures: [...(data.captures ?? []), { id, amount, currency: data.currency, ...entry }] }
 }
 
@@ -67,16 +80,15 @@ export async function refund(ctx: ProviderContext, data: SessionData, refundId: 
   if (toMinor(amount, data.currency) <= 0n) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "Refund amount must be greater than zero")
   }
-  const fields = { client_orderid: data.clientOrderId, orderid: orderId, amount, currency: data.currency, comment: `Refund ${id}`.slice(0, 50) }
-  const entry = await follow(ctx, "RETURN", fields, data)
+  const entry = await follow(ctx, "RETURN", { orderId, amount, comment: `Refund ${id}`.slice(0, 50) }, data)
   return { ...data, refunds: [...(data.refunds ?? []), { id, amount, currency: data.currency, ...entry }] }
 }
 
 export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: string | undefined): Promise<Data> {
   if (data.voided || !data.orderId) return data // already voided, or nothing was ever sent to the gateway
-  const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }))
+  const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", statusOf(data)))
   // STATUS describes the order's latest transaction.
-  const type = transactionTypeKey(reply["transaction-type"])
+  const type = transactionTypeKey(transactionTypeOf(reply))
   if (type === "void" && isApproved(reply)) {
     return { ...data, voided: true, gatewayStatus: reply.status } // already voided
   }
@@ -103,10 +115,10 @@ export async function releaseDeleted(ctx: ProviderContext, data: SessionData): P
   const what = data.orderId ? `gateway order ${data.orderId}` : `request ${data.clientOrderId} (outcome unknown)`
   try {
     // one STATUS decides: by client_orderid alone when the gateway order id was never learned
-    const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId })
-    const orderId = data.orderId ?? reply["paynet-order-id"]
+    const reply = await ctx.client.request("STATUS", statusOf(data))
+    const orderId = data.orderId ?? orderIdOf(reply)
     if (!orderId) return undefined
-    const status = toSessionStatus({ status: reply.status, transactionType: reply["transaction-type"] ?? data.transactionType })
+    const status = toSessionStatus({ status: reply.status, transactionType: transactionTypeOf(reply) ?? data.transactionType })
     if (status === PaymentSessionStatus.AUTHORIZED) {
       return await voidOrReturn(ctx, { ...data, orderId }, `Session ${data.session_id} deleted`)
     }
@@ -124,7 +136,7 @@ export async function releaseDeleted(ctx: ProviderContext, data: SessionData): P
 
 /** Void; when the gateway refuses it (e.g. settled), a full return (no amount = full reversal). */
 async function voidOrReturn(ctx: ProviderContext, data: SessionData, comment: string): Promise<Data> {
-  const base = { client_orderid: data.clientOrderId, orderid: data.orderId, comment: comment.slice(0, 50) }
+  const base = { comment: comment.slice(0, 50) }
   try {
     const entry = await follow(ctx, "VOID", base, data)
     return { ...data, voided: true, gatewayStatus: entry.status, voidEntry: { id: "void", amount: "all", ...entry } }
@@ -137,8 +149,8 @@ async function voidOrReturn(ctx: ProviderContext, data: SessionData, comment: st
     entry = await follow(ctx, "RETURN", base, data)
   } catch (e) {
     // Refused too: if the order is already fully voided / reversed, cancelling is done; otherwise say why not.
-    const now = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }).catch(() => undefined)
-    const kind = transactionTypeKey(now?.["transaction-type"])
+    const now = await ctx.client.request("STATUS", statusOf(data)).catch(() => undefined)
+    const kind = transactionTypeKey(transactionTypeOf(now))
     if (e instanceof GatewayRefusal && !!now && isApproved(now) && (kind === "void" || kind === "reversal")) {
       return { ...data, voided: true, gatewayStatus: now.status }
     }

@@ -15,20 +15,22 @@ import { parseCard } from "./card"
 import type { ProviderContext } from "./context"
 import { wrap } from "./errors"
 import { callGateway, gatewayValue } from "./gateway-call"
-import { customerPayer, payerFields, storefrontSafe, type CustomerLike, type PayerFields } from "./payer"
+import { customerPayer, payerOf, storefrontSafe, type CustomerLike, type Payer } from "./payer"
+import { cardPaymentFields, hostedPaymentFields, statusFields, type OrderRequest } from "../../gateway/requests"
+import { orderIdOf, redirectToOf, redirectUrlOf } from "../../gateway/replies"
 import { fromStatus, stripOutcome } from "./session-outcome"
 
 type Data = Record<string, unknown>
 type Outcome = { data: Data; status: PaymentSessionStatus }
 
-function orderFields(ctx: ProviderContext, data: SessionData, payer: PayerFields) {
+function orderRequest(ctx: ProviderContext, data: SessionData, payer: Payer): OrderRequest {
   const backend = ctx.options.backendUrl.replace(/\/+$/, "")
   return {
-    client_orderid: data.clientOrderId,
-    order_desc: `Order ${data.session_id}`,
-    ...payer,
-    redirect_url: `${backend}/payneteasy/return`,
-    server_callback_url: `${backend}/payneteasy/callback`,
+    clientOrderId: data.clientOrderId,
+    description: `Order ${data.session_id}`,
+    payer,
+    redirectUrl: `${backend}/payneteasy/return`,
+    callbackUrl: `${backend}/payneteasy/callback`,
   }
 }
 
@@ -66,9 +68,9 @@ export async function startSession(
     const payer = { ...customerPayer(customer), ...(storefront.payer ?? {}) }
     return { id: base.clientOrderId, data: { ...storefront, ...base, payer }, status: PaymentSessionStatus.PENDING }
   }
-  const payer = payerFields(input.data?.payer, customer)
+  const payer = payerOf(input.data?.payer, customer)
   const op = base.transactionType === "sale" ? "SALEFORM" : "PREAUTHFORM"
-  const fields = { ...orderFields(ctx, base, payer), amount: base.amount, currency }
+  const fields = hostedPaymentFields({ ...orderRequest(ctx, base, payer), amount: base.amount, currency })
   const sent = await gatewayValue(op, () => sendOnce(ctx.client, op, fields, { clientOrderId: base.clientOrderId }))
   if (sent.kind !== "reply") {
     // The registration may exist at the gateway, but its hosted-page address was lost with the response. Nothing
@@ -77,7 +79,7 @@ export async function startSession(
   }
   return {
     id: base.clientOrderId,
-    data: { ...storefront, ...base, orderId: sent.reply["paynet-order-id"], redirectUrl: sent.reply["redirect-url"] },
+    data: { ...storefront, ...base, orderId: orderIdOf(sent.reply), redirectUrl: redirectUrlOf(sent.reply) },
     status: PaymentSessionStatus.PENDING,
   }
 }
@@ -88,14 +90,14 @@ export async function checkStatus(ctx: ProviderContext, data: SessionData): Prom
     // No card submitted yet (direct flow), or a card or saved-card request whose reply and STATUS were lost
     // (gatewayStatus "unknown"): ask by client_orderid; "not found" means nothing to authorize.
     try {
-      const reply = await ctx.client.request("STATUS", { client_orderid: data.clientOrderId })
-      return fromStatus({ ...data, orderId: reply["paynet-order-id"] }, reply)
+      const reply = await ctx.client.request("STATUS", statusFields({ clientOrderId: data.clientOrderId }))
+      return fromStatus({ ...data, orderId: orderIdOf(reply) }, reply)
     } catch (e) {
       if (isNotFound(e)) return { data, status: PaymentSessionStatus.PENDING }
       throw wrap("STATUS", e)
     }
   }
-  const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", { client_orderid: data.clientOrderId, orderid: data.orderId }))
+  const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", statusFields({ clientOrderId: data.clientOrderId, orderId: data.orderId })))
   return fromStatus(data, reply)
 }
 
@@ -123,19 +125,10 @@ export async function payWithCard(
   const clientOrderId = clientOrderIdFor(data.session_id, attempt)
   const currency = toGatewayCurrency(input.currency_code)
   const amount = toGatewayAmount(input.amount, currency)
-  const payer = payerFields(data.payer, undefined, typeof raw.client_ip === "string" ? raw.client_ip : undefined)
+  const payer = payerOf(data.payer, undefined, typeof raw.client_ip === "string" ? raw.client_ip : undefined)
   const attemptData: SessionData = stripOutcome(data, { clientOrderId, attempt, amount, currency })
   const op = data.transactionType === "sale" ? "SALE" : "PREAUTH"
-  const fields = {
-    ...orderFields(ctx, attemptData, payer),
-    amount,
-    currency,
-    card_printed_name: card.holder,
-    credit_card_number: card.number,
-    expire_month: card.expMonth,
-    expire_year: card.expYear,
-    cvv2: card.cvv,
-  }
+  const fields = cardPaymentFields({ ...orderRequest(ctx, attemptData, payer), amount, currency, card })
   // The card request may have reached the gateway while its reply was lost AND the STATUS after it failed (lost, or
   // answered with an error: sendOnce's UnresolvedLostReply): the outcome is unknown, not failed. The attempt is then
   // kept as pending under its own client_orderid (reconciliation asks STATUS by it; no other card is accepted
@@ -166,9 +159,9 @@ export async function payWithCard(
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer; please try again")
   }
   if (result.kind === "unknown") return pending()
-  const orderId = result.kind === "reply" ? result.reply["paynet-order-id"] : result.status["paynet-order-id"]
+  const orderId = orderIdOf(result.kind === "reply" ? result.reply : result.status)
   const polled =
-    result.kind === "adopted" && (isFinal(result.status) || result.status.html || result.status["redirect-to"])
+    result.kind === "adopted" && (isFinal(result.status) || result.status.html || redirectToOf(result.status))
       ? { kind: "status" as const, status: result.status }
       : await pollStatus(ctx.client, { clientOrderId, orderId }).then((status) => ({ kind: "status" as const, status }), unknown)
   if (polled.kind === "unknown") return pending(orderId)

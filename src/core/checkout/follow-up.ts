@@ -16,7 +16,8 @@
  * A transaction still not final after the poll budget is returned with `pending: true` and its real status, for
  * reconciliation (src/core/checkout/session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
  */
-import { type OperationResponse, type PaynetEasyClient } from "../../gateway"
+import { type OperationResponse, type PaynetEasyClient, type RequestFields } from "../../gateway"
+import { errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { isApproved } from "../../gateway/statuses"
 import { toMinor } from "./amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
@@ -31,7 +32,8 @@ const KIND: Record<FollowOp, FollowKind> = { CAPTURE: "capture", RETURN: "revers
 
 export interface FollowRequest {
   op: FollowOp
-  fields: Record<string, string | undefined>
+  /** the request, built by src/gateway/requests.ts followUpFields */
+  fields: RequestFields
   query: StatusQuery
   /** The amount we ask for (major units) and its currency; undefined for a void or a full return. */
   amount?: string
@@ -47,11 +49,11 @@ export interface FollowOutcome {
 
 /** What a STATUS taken after a lost reply says about our request, compared with the snapshot taken before it. */
 export function judgeLostReply(before: StatusReply, now: StatusReply, kind: FollowKind): "not-arrived" | "new" | "unclear" {
-  const was = before["serial-number"]
-  const is = now["serial-number"]
+  const was = serialNumberOf(before)
+  const is = serialNumberOf(now)
   if (!was || !is) return "unclear"
   if (was === is) return "not-arrived"
-  return transactionTypeKey(now["transaction-type"]) === kind ? "new" : "unclear"
+  return transactionTypeKey(transactionTypeOf(now)) === kind ? "new" : "unclear"
 }
 
 /** Whether an approved transaction's STATUS agrees with the amount we asked for (see the header for the facts). */
@@ -88,11 +90,11 @@ export async function followUp(client: PaynetEasyClient, req: FollowRequest): Pr
       if (verdict !== "new") {
         throw new IndeterminateFollowUp(req.op, req.query.orderId, verdict === "not-arrived"
           ? "it was lost twice without the gateway showing a new transaction"
-          : `STATUS shows no new ${kind} transaction (latest: ${now["transaction-type"] ?? "?"} ${now.status ?? "?"})`)
+          : `STATUS shows no new ${kind} transaction (latest: ${transactionTypeOf(now) ?? "?"} ${now.status ?? "?"})`)
       }
-      return settle(client, req, kind, snapshot, now["serial-number"]!, true)
+      return settle(client, req, kind, snapshot, serialNumberOf(now)!, true)
     }
-    return settle(client, req, kind, snapshot, reply["serial-number"], false)
+    return settle(client, req, kind, snapshot, serialNumberOf(reply), false)
   }
 }
 
@@ -101,16 +103,16 @@ async function settle(
 ): Promise<FollowOutcome> {
   const reply = aboutThisOrder(req, await pollStatus(client, { ...req.query, serialNumber }, isFinal))
   if (!isFinal(reply)) {
-    return { status: reply.status ?? "processing", serialNumber: reply["serial-number"] ?? serialNumber, pending: true }
+    return { status: reply.status ?? "processing", serialNumber: serialNumberOf(reply) ?? serialNumber, pending: true }
   }
   if (!isApproved(reply)) {
-    throw new GatewayRefusal(req.op, reply["error-message"]?.trim() || `${req.op.toLowerCase()} was ${reply.status}`)
+    throw new GatewayRefusal(req.op, errorMessageOf(reply)?.trim() || `${req.op.toLowerCase()} was ${reply.status}`)
   }
   if (adopted && !amountAgrees(kind, snapshot, reply, req.amount, req.currency)) {
     throw new IndeterminateFollowUp(req.op, req.query.orderId,
       `the new ${kind} the gateway shows does not match the ${req.amount} ${req.currency} we asked for`)
   }
-  return { status: reply.status, serialNumber: reply["serial-number"] ?? serialNumber }
+  return { status: reply.status, serialNumber: serialNumberOf(reply) ?? serialNumber }
 }
 
 async function status(client: PaynetEasyClient, req: FollowRequest): Promise<StatusReply> {

@@ -25,6 +25,7 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
+import { payerRequestFields, type Payer, type RequestFields } from "../../gateway/requests"
 
 /** Known payer fields only: z.object drops any other key (a storefront's `payer.credit_card_number` never survives). */
 export const payerSchema = z.object({
@@ -45,18 +46,8 @@ export const payerSchema = z.object({
 })
 export type PayerInput = z.output<typeof payerSchema>
 
-export interface PayerFields {
-  email: string
-  first_name?: string
-  last_name?: string
-  phone: string
-  address1: string
-  city: string
-  zip_code: string
-  country: string
-  state?: string
-  ipaddress: string
-}
+/** The payer as the gateway's request builders take it (src/gateway/requests.ts spells its fields). */
+export type { Payer }
 
 export interface CustomerLike {
   email?: string | null
@@ -138,25 +129,32 @@ export function storefrontSafe(data: Record<string, unknown> | undefined): Recor
   return { ...(data ?? {}), ...cardKeysCleared(data), ...(payer === undefined ? {} : { payer }) }
 }
 
-export function payerFields(rawPayer: unknown, customer: CustomerLike | undefined, ip?: string): PayerFields {
+/** The data.payer key (payerSchema) a storefront sends for each required payer value: the error names these. */
+const REQUIRED_PAYER_KEYS = {
+  email: "email", phone: "phone", street: "address1", city: "city", zip: "zip_code", country: "country",
+} as const satisfies Partial<Record<keyof Payer, keyof PayerInput>>
+
+/** The payer of a request: the storefront's data.payer first, then the logged-in customer; the IP from the route. */
+export function payerOf(rawPayer: unknown, customer: CustomerLike | undefined, ip?: string): Payer {
   const parsed = payerSchema.safeParse(rawPayer ?? {})
   const p: PayerInput = parsed.success ? parsed.data : {}
   const c = customerPayer(customer)
   const ipCandidate = first(ip, p.ip)?.replace(/^::ffff:/, "")
-  const fields = {
+  const payer = {
     email: first(p.email, c.email),
-    first_name: first(p.first_name, c.first_name),
-    last_name: first(p.last_name, c.last_name),
+    firstName: first(p.first_name, c.first_name),
+    lastName: first(p.last_name, c.last_name),
     phone: first(p.phone, c.phone),
-    address1: first(p.address1, p.address_1, c.address1),
+    street: first(p.address1, p.address_1, c.address1),
     city: first(p.city, c.city),
-    zip_code: first(p.zip_code, p.postal_code, c.zip_code),
+    zip: first(p.zip_code, p.postal_code, c.zip_code),
     country: first(p.country, p.country_code, c.country)?.toUpperCase(),
     state: first(p.state, p.province, c.state),
-    ipaddress: ipCandidate && IPV4_OR_6.test(ipCandidate) ? ipCandidate : UNKNOWN_IP,
+    ip: ipCandidate && IPV4_OR_6.test(ipCandidate) ? ipCandidate : UNKNOWN_IP,
   }
-  const required = ["email", "phone", "address1", "city", "zip_code", "country"] as const
-  const missing = required.filter((k) => !fields[k])
+  const missing = (Object.keys(REQUIRED_PAYER_KEYS) as Array<keyof typeof REQUIRED_PAYER_KEYS>)
+    .filter((k) => !payer[k])
+    .map((k) => REQUIRED_PAYER_KEYS[k])
   if (missing.length) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
@@ -164,5 +162,9 @@ export function payerFields(rawPayer: unknown, customer: CustomerLike | undefine
         `(the cart's email, billing address and phone), or log the customer in with a billing address`
     )
   }
-  return fields as PayerFields
+  return payer as Payer
 }
+
+/** The payer's request fields in the gateway's spelling (what sale / preauth and their forms carry). */
+export const payerFields = (rawPayer: unknown, customer: CustomerLike | undefined, ip?: string): RequestFields =>
+  payerRequestFields(payerOf(rawPayer, customer, ip))

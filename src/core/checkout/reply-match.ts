@@ -11,6 +11,7 @@
  * return) is the session's amount, in exact minor units.
  */
 import { toMinor } from "./amounts"
+import { clientOrderIdOf, initialAmountOf, orderIdOf } from "../../gateway/replies"
 
 export interface PaymentIdentity {
   clientOrderId: string
@@ -30,7 +31,7 @@ const text = (v: unknown) => (v === undefined || v === null || v === "" ? undefi
 
 function sameAmount(reply: Reply, p: PaymentIdentity): boolean {
   const wanted = toMinor(p.amount, p.currency)
-  const shown = [text(reply["initial-amount"]), text(reply.amount)].filter((v): v is string => v !== undefined)
+  const shown = [text(initialAmountOf(reply)), text(reply.amount)].filter((v): v is string => v !== undefined)
   if (!shown.length) return true
   return shown.some((v) => {
     try {
@@ -46,9 +47,9 @@ function sameAmount(reply: Reply, p: PaymentIdentity): boolean {
  * (capture / return / void), whose amounts legitimately differ from the payment's.
  */
 export function idMismatch(reply: Reply, p: Pick<PaymentIdentity, "clientOrderId" | "orderId">): string | undefined {
-  const cid = text(reply["merchant-order-id"])
+  const cid = text(clientOrderIdOf(reply))
   if (cid !== undefined && cid !== p.clientOrderId) return `the reply is about another client order id (${cid.slice(0, 64)}, not ${p.clientOrderId})`
-  const oid = text(reply["paynet-order-id"])
+  const oid = text(orderIdOf(reply))
   if (oid !== undefined && p.orderId && oid !== p.orderId) return `the reply is about another gateway order (${oid.slice(0, 32)}, not ${p.orderId})`
   return undefined
 }

@@ -8,6 +8,7 @@ import type { StatusReply } from "../connection"
 import type { SessionData } from "./session-data"
 import { toSessionStatus } from "./status-map"
 import { replyMismatch } from "./reply-match"
+import { errorCodeOf, errorMessageOf, orderIdOf, redirectToOf, transactionTypeOf } from "../../gateway/replies"
 
 type Data = Record<string, unknown>
 
@@ -31,23 +32,24 @@ export function fromStatus(data: SessionData, reply: StatusReply): { data: Data;
     // the mismatch, which reconciliation flags for a person at once (settle-session.ts).
     return { data: { ...data, replyMismatch: { detail: mismatch, at: new Date().toISOString() } }, status: PaymentSessionStatus.PENDING }
   }
-  const redirectTo = reply["redirect-to"]?.trim()
+  const redirectTo = redirectToOf(reply)?.trim()
   const html = reply.html?.trim()
   const status = toSessionStatus({
     status: reply.status,
-    transactionType: reply["transaction-type"] ?? data.transactionType,
+    transactionType: transactionTypeOf(reply) ?? data.transactionType,
     html,
     redirectTo,
   })
   const next: Data = stripOutcome(data, { gatewayStatus: reply.status })
-  if (reply["paynet-order-id"]) next.orderId = reply["paynet-order-id"]
+  const orderId = orderIdOf(reply)
+  if (orderId) next.orderId = orderId
   if (status === PaymentSessionStatus.REQUIRES_MORE) {
     next.nextAction = redirectTo ? { type: "redirect", url: redirectTo } : { type: "html", html }
   }
   if (status === PaymentSessionStatus.ERROR) {
     next.error = {
-      code: reply["error-code"],
-      message: reply["error-message"]?.trim() || `The payment was ${reply.status} by the gateway`,
+      code: errorCodeOf(reply),
+      message: errorMessageOf(reply)?.trim() || `The payment was ${reply.status} by the gateway`,
     }
   }
   return { data: next, status }

@@ -16,56 +16,14 @@
  */
 import { MedusaError } from "@medusajs/framework/utils"
 import type { UpdatePaymentOutput } from "@medusajs/framework/types"
-import { z } from "zod"
-import { GatewayError, GatewayInputError, type PaynetEasyClient } from "../../gateway"
+import { GatewayError, GatewayInputError, type PaynetEasyClient, type RequestFields } from "../../gateway"
+import { redirectToOf } from "../../gateway/replies"
+import { THREE_DS_OPERATION, threeDSSchema, threeDSUploadRequest, type ThreeDSUpload } from "../../gateway/three-ds-upload"
 import { isFinal, isNotFound, pollStatus, type StatusReply } from "../connection/gateway-ops"
 import type { NextAction, SessionData } from "./session-data"
 
-const text = (name: string, max: number) =>
-  z.string({ error: `${name} is required` }).trim().min(1, { message: `${name} must not be empty` }).max(max, { message: `${name} is too long` })
-const small = z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v)).pipe(z.string().max(2048))
-
-/** Browser fingerprint fields, spelled as the gateway spells them (EMV 3DS names). All optional. */
-export const browserSchema = z
-  .object({
-    browserAcceptHeader: small.optional(),
-    browserIP: small.optional(),
-    browserJavaEnabled: small.optional(),
-    browserJavascriptEnabled: small.optional(),
-    browserLanguage: small.optional(),
-    browserColorDepth: small.optional(),
-    browserScreenHeight: small.optional(),
-    browserScreenWidth: small.optional(),
-    browserTZ: small.optional(),
-    browserUserAgent: small.optional(),
-  })
-  .strict()
-
-/** The fields of each upload as the storefront posts them (the store routes validate these; the kind is the route's). */
-export const threeDSUploadFields = {
-  method: z.object({
-    threeDSCompInd: z.enum(["Y", "N", "U"], { error: "threeDSCompInd must be Y (completed), N (not completed in 10 s) or U (no method URL)" }),
-    threeDSServerTransID: text("threeDSServerTransID", 64).optional(),
-    browser: browserSchema.optional(),
-  }),
-  cres: z.object({ cRes: text("cRes", 16_384) }),
-  pares: z.object({ paRes: text("paRes", 16_384), MD: text("MD", 1024).optional() }),
-}
-export type ThreeDSKind = keyof typeof threeDSUploadFields
-
-export const threeDSSchema = z.discriminatedUnion("kind", [
-  threeDSUploadFields.method.extend({ kind: z.literal("method") }),
-  threeDSUploadFields.cres.extend({ kind: z.literal("cres") }),
-  threeDSUploadFields.pares.extend({ kind: z.literal("pares") }),
-])
-
-export type ThreeDSUpload = z.output<typeof threeDSSchema>
-
-const OPERATION = {
-  method: "TDS_UPLOAD_METHOD_URL_RESULT",
-  cres: "TDS_UPLOAD_CRES_RESULT",
-  pares: "TDS_UPLOAD_PARES_RESULT",
-} as const
+export { browserSchema, threeDSUploadFields, threeDSSchema } from "../../gateway/three-ds-upload"
+export type { ThreeDSKind, ThreeDSUpload } from "../../gateway/three-ds-upload"
 
 export function parseThreeDS(raw: unknown): ThreeDSUpload {
   const result = threeDSSchema.safeParse(raw)
@@ -76,16 +34,8 @@ export function parseThreeDS(raw: unknown): ThreeDSUpload {
 }
 
 /** The request fields of one upload (without login, which the client adds). */
-export function uploadFields(upload: ThreeDSUpload, data: Pick<SessionData, "clientOrderId" | "orderId">): Record<string, string | undefined> {
-  const ids = { "client-order-id": data.clientOrderId, orderid: data.orderId }
-  switch (upload.kind) {
-    case "method":
-      return { ...ids, threeDSCompInd: upload.threeDSCompInd, threeDSServerTransID: upload.threeDSServerTransID, ...(upload.browser ?? {}) }
-    case "cres":
-      return { ...ids, cRes: upload.cRes }
-    case "pares":
-      return { ...ids, paRes: upload.paRes, MD: upload.MD }
-  }
+export function uploadFields(upload: ThreeDSUpload, data: Pick<SessionData, "clientOrderId" | "orderId">): RequestFields {
+  return threeDSUploadRequest(upload, data)
 }
 
 /**
@@ -95,7 +45,7 @@ export function uploadFields(upload: ThreeDSUpload, data: Pick<SessionData, "cli
 export function movedOn(answered: NextAction | null | undefined) {
   return (r: StatusReply): boolean => {
     if (isFinal(r)) return true
-    const url = r["redirect-to"]?.trim()
+    const url = redirectToOf(r)?.trim()
     const html = r.html?.trim()
     if (!url && !html) return false
     if (!answered) return true
@@ -122,7 +72,7 @@ export async function uploadThreeDS(
   if (!clean.orderId) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "No card payment has been started for this session, so there is no 3-D Secure to answer")
   }
-  const op = OPERATION[upload.kind]
+  const op = THREE_DS_OPERATION[upload.kind]
   try {
     await client.request(op, uploadFields(upload, clean))
   } catch (e) {

@@ -22,6 +22,8 @@ import {
   type PaynetEasyClient,
 } from "../../gateway"
 import { isFinal } from "../../gateway/statuses"
+import { redirectToOf } from "../../gateway/replies"
+import { statusFields as statusRequest } from "../../gateway/requests"
 import { setTimeout as sleep } from "node:timers/promises"
 import { maybeSent, reachOf } from "./reach"
 
@@ -34,7 +36,7 @@ export type Fields = Record<string, string | number | undefined>
 /** ~9 s in total: the vendor polls every 3–5 s for minutes; a checkout request cannot wait that long. */
 export const DEFAULT_POLL_DELAYS_MS = [0, 100, 200, 300, 400, 500, 750, 1000, 1250, 1500, 1500, 1500]
 
-export const hasNextAction = (r: StatusReply) => !!(r.html?.trim() || r["redirect-to"]?.trim())
+export const hasNextAction = (r: StatusReply) => !!(r.html?.trim() || redirectToOf(r)?.trim())
 export const isDecisive = (r: StatusReply) => isFinal(r) || hasNextAction(r)
 
 export interface StatusQuery {
@@ -43,9 +45,8 @@ export interface StatusQuery {
   serialNumber?: string
 }
 
-export function statusFields(q: StatusQuery): Fields {
-  return { client_orderid: q.clientOrderId, orderid: q.orderId, "by-request-sn": q.serialNumber }
-}
+/** STATUS's request fields (the gateway's builder, src/gateway/requests.ts). */
+export const statusFields = (q: StatusQuery): Fields => statusRequest(q)
 
 export async function pollStatus(
   client: PaynetEasyClient,

@@ -3,7 +3,7 @@
  * the reconciliation (a read-only STATUS client for a registration that is checked to be this plugin's provider).
  * Framework-light: it sits on src/gateway and below providers / workflows, and imports neither.
  */
-export { clientFromOptions, clientForOptions, parseOptions, optionsSchema, resolvePrivateKey } from "./options"
+export { clientFromOptions, clientForOptions, gatewayConfigOf, parseOptions, optionsSchema, resolvePrivateKey } from "./options"
 export type { PaynetEasyOptions, PaynetEasyOptionsInput } from "./options"
 export { sendOnce, UnresolvedLostReply, pollStatus, statusFields, isNotFound, isFinal, isDecisive, hasNextAction, DEFAULT_POLL_DELAYS_MS } from "./gateway-ops"
 export type { SendResult, StatusQuery, StatusReply, Fields } from "./gateway-ops"

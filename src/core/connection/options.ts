@@ -153,9 +153,12 @@ export function clientFromOptions(options: unknown): PaynetEasyClient {
   return clientForOptions(parseOptions(options))
 }
 
-/** The gateway client for options already parsed by parseOptions (the provider parses its options once). */
-export function clientForOptions(o: PaynetEasyOptions): PaynetEasyClient {
-  return new PaynetEasyClient({
+/**
+ * The gateway client configuration of parsed options (secrets included: for a client, or for the doctor's connection
+ * check, which builds its own short-timeout client from it; never for a response).
+ */
+export function gatewayConfigOf(o: PaynetEasyOptions): GatewayConfig {
+  return {
     baseUrl: o.baseUrl,
     endpointId: o.endpointId,
     endpointGroupId: o.endpointGroupId,
@@ -164,5 +167,10 @@ export function clientForOptions(o: PaynetEasyOptions): PaynetEasyClient {
     privateKeyPem: resolvePrivateKey(o.privateKey),
     signatureMethods: o.signatureMethods as GatewayConfig["signatureMethods"],
     timeouts: o.timeouts,
-  })
+  }
+}
+
+/** The gateway client for options already parsed by parseOptions (the provider parses its options once). */
+export function clientForOptions(o: PaynetEasyOptions): PaynetEasyClient {
+  return new PaynetEasyClient(gatewayConfigOf(o))
 }

@@ -53,7 +53,7 @@ export function assertWithinLimits(p: PayoutProvider, amount: string, currency: 
   }
 }
 
-export function callbackUrls(options: PaynetEasyOptions): { server_callback_url: string; redirect_url: string } {
+export function callbackUrls(options: PaynetEasyOptions): { callbackUrl: string; redirectUrl: string } {
   const backend = options.backendUrl.replace(/\/+$/, "")
-  return { server_callback_url: `${backend}/payneteasy/callback`, redirect_url: `${backend}/payneteasy/return` }
+  return { callbackUrl: `${backend}/payneteasy/callback`, redirectUrl: `${backend}/payneteasy/return` }
 }

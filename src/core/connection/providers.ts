@@ -9,7 +9,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { checkGatewayConnection, describeConfig, type DoctorCheck, type DoctorConfigView } from "../../gateway/doctor"
 import type { GatewayConfig } from "../../gateway"
-import { parseOptions, resolvePrivateKey } from "./options"
+import { gatewayConfigOf, parseOptions } from "./options"
 import { providerOptionsFor } from "./status-client"
 
 export const PAYNETEASY_PROVIDER_PREFIX = "pp_payneteasy"
@@ -34,20 +34,7 @@ export function gatewayConfigFor(container: MedusaContainer, providerId: string)
   if (!raw) return { problem: `no options for ${providerId} in medusa-config (payment module providers)` }
   try {
     const o = parseOptions(raw)
-    return {
-      flow: o.flow,
-      capture: o.capture,
-      config: {
-        baseUrl: o.baseUrl,
-        endpointId: o.endpointId,
-        endpointGroupId: o.endpointGroupId,
-        login: o.login,
-        controlKey: o.controlKey,
-        privateKeyPem: resolvePrivateKey(o.privateKey),
-        signatureMethods: o.signatureMethods as GatewayConfig["signatureMethods"],
-        timeouts: o.timeouts,
-      },
-    }
+    return { flow: o.flow, capture: o.capture, config: gatewayConfigOf(o) }
   } catch (e) {
     // parseOptions / resolvePrivateKey messages name options, never their values.
     return { problem: (e as Error).message }

@@ -12,13 +12,16 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { PaynetEasyClient, scrub } from "../../gateway"
+import { scrub, type PaynetEasyClient } from "../../gateway"
 import { userEmails } from "./users"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import type { CallbackRow, ReconciliationRow } from "../../modules/payneteasy/service"
 import { sessionDataSchema, type SessionData } from "../checkout/session-data"
-import { gatewayConfigFor, PAYNETEASY_PROVIDER_PREFIX } from "../connection/providers"
+import { PAYNETEASY_PROVIDER_PREFIX } from "../connection/providers"
+import { statusClientFor } from "../connection"
+import { statusFields } from "../../gateway/requests"
+import { errorCodeOf, errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { callbackView, type CallbackView } from "./callback-view"
 
 const INITIAL_TYPES = new Set(["sale", "preauth", ""])
@@ -284,35 +287,40 @@ export async function checkOrderAtGateway(container: MedusaContainer, orderId: s
     const payment = payments.find((p) => p.payment_session_id === s.id)
     const d = parsed(payment?.data) ?? parsed(s.data)
     if (!d?.orderId) continue
-    const { config, problem } = gatewayConfigFor(container, s.provider_id)
-    if (!config) {
-      result.errors.push({ session_id: s.id, message: problem ?? "no configuration" })
+    let client: PaynetEasyClient
+    try {
+      // the one way to the gateway (core/connection): the registration's own options, checked to be this plugin's
+      client = statusClientFor(container, s.provider_id)
+    } catch (e) {
+      // names the provider or the option, never a value (status-client.ts, options.ts)
+      result.errors.push({ session_id: s.id, message: scrub((e as Error)?.message ?? String(e)) })
       continue
     }
-    const client = new PaynetEasyClient(config)
     const serials = [undefined, ...ledgerOf(d).map((e) => e.serial_number).filter((x): x is string => !!x)]
     try {
       for (const serial of serials) {
-        const reply = await client.request("STATUS", { client_orderid: d.clientOrderId, orderid: d.orderId, "by-request-sn": serial })
+        const reply = await client.request("STATUS", statusFields({ clientOrderId: d.clientOrderId, orderId: d.orderId, serialNumber: serial }))
+        const errorMessage = errorMessageOf(reply)
         await service.createPaynetEasyStatusChecks({
           session_id: s.id,
           provider_id: s.provider_id,
           orderid: d.orderId,
           client_orderid: d.clientOrderId,
-          serial_number: reply["serial-number"] ?? serial ?? null,
-          transaction_type: reply["transaction-type"] ?? null,
+          serial_number: serialNumberOf(reply) ?? serial ?? null,
+          transaction_type: transactionTypeOf(reply) ?? null,
           status: reply.status,
           amount: reply.amount ?? null,
           currency: reply.currency ?? null,
-          error_code: reply["error-code"] ?? null,
-          error_message: reply["error-message"] ? scrub(reply["error-message"]) : null,
+          error_code: errorCodeOf(reply) ?? null,
+          error_message: errorMessage ? scrub(errorMessage) : null,
           checked_at: new Date(),
           checked_by: actorId ?? null,
         })
         result.checked++
       }
     } catch (e) {
-      result.errors.push({ session_id: s.id, message: scrub((e as Error)?.message ?? String(e), [config.controlKey]) })
+      // the client's errors are GatewayErrors, scrubbed of its control key and private key (gateway/client.ts)
+      result.errors.push({ session_id: s.id, message: scrub((e as Error)?.message ?? String(e)) })
     } finally {
       await client.close()
     }

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from "node:crypto"
 import { maskPan } from "../../gateway/scrub"
+import { payoutDestinationFields, type PayoutDestination, type RequestFields } from "../../gateway/requests"
 import type { PayoutDestinationInput } from "./payout-request"
 
 export type PayoutMethod = "single" | "two_step" | "form"
@@ -32,24 +33,24 @@ export function destinationSummary(d: Exclude<PayoutDestinationInput, { type: "s
   }
 }
 
-/**
- * The gateway fields for a destination. The v4 payout-check names the card `destination-card-no` (the seed's
- * transfer field); the v2 payout uses the operation table's `credit_card_number`. A card reference goes as
- * `destination-card-ref-id` (both operations list it).
- */
-export function destinationFields(d: SendableDestination, method: PayoutMethod, recipient?: string | null): Record<string, string> {
-  const printedName: Record<string, string> = recipient ? { card_printed_name: recipient.slice(0, 128) } : {}
+/** The gateway fields for a destination (v4 payout-check and v2 payout name a card differently: the builder knows). */
+export function destinationFields(d: SendableDestination, method: PayoutMethod, recipient?: string | null): RequestFields {
+  return payoutDestinationFields(gatewayDestination(d), method === "two_step", recipient ?? undefined)
+}
+
+/** A destination as the gateway's payout builders take it (src/gateway/requests.ts spells the fields). */
+export function gatewayDestination(d: SendableDestination): PayoutDestination {
   switch (d.type) {
     case "card":
-      return { [method === "two_step" ? "destination-card-no" : "credit_card_number"]: d.card_number, ...printedName }
+      return { type: "card", cardNumber: d.card_number }
     case "card_ref":
-      return { "destination-card-ref-id": d.card_ref_id, ...printedName }
+      return { type: "card_ref", cardRefId: d.card_ref_id }
     case "bank":
-      return { account_number: d.account_number, bank_name: d.bank_name, bank_branch: d.bank_branch }
+      return { type: "bank", accountNumber: d.account_number, bankName: d.bank_name, bankBranch: d.bank_branch }
     case "wallet":
-      return { wallet_id: d.wallet_id }
+      return { type: "wallet", walletId: d.wallet_id }
     case "phone":
-      return { phone: d.phone }
+      return { type: "phone", phone: d.phone }
   }
 }
 

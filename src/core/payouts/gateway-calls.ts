@@ -14,7 +14,11 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { GatewayError, type PaynetEasyClient } from "../../gateway"
 import { isNotFound, statusFields, type StatusReply } from "../connection/gateway-ops"
 import { certainlyNothingMade, reachOf } from "../connection/reach"
-import { destinationFields, type PayoutMethod, type SendableDestination } from "./destination"
+import { gatewayDestination, type PayoutMethod, type SendableDestination } from "./destination"
+import { payoutCheckFields, payoutFormFields, payoutPayFields, payoutV2Fields, type Payout } from "../../gateway/requests"
+import {
+  errorCodeOf, errorMessageOf, failureDigest, orderIdOf, redirectUrlOf, serialNumberOf, transactionTypeOf, withTransactionType,
+} from "../../gateway/replies"
 import { payoutCardFor } from "./saved-card-destination"
 import type { PayoutDestinationInput } from "./payout-request"
 import { callbackUrls, payoutClient, payoutProviderById } from "../connection/payout-config"
@@ -26,8 +30,8 @@ const nothingMadeEvent = (e: unknown) => (reachOf(e) === "answered" ? "refused b
 
 const errorAnswer = (e: unknown) =>
   e instanceof GatewayError
-    ? gatewayAnswer({ source: e.name, "error-code": e.code, "error-message": e.gatewayMessage ?? e.message, "http-status": e.httpStatus })
-    : gatewayAnswer({ source: "error", "error-message": e instanceof Error ? e.message : String(e) })
+    ? failureDigest({ source: e.name, code: e.code, message: e.gatewayMessage ?? e.message, httpStatus: e.httpStatus })
+    : failureDigest({ source: "error", message: e instanceof Error ? e.message : String(e) })
 
 async function withClient<T>(container: MedusaContainer, payout: PayoutRow, fn: (c: PaynetEasyClient) => Promise<T>): Promise<T> {
   const client = payoutClient(payoutProviderById(container, payout.provider_id))
@@ -47,10 +51,7 @@ async function askStatus(client: PaynetEasyClient, payout: PayoutRow): Promise<S
   }
 }
 
-const ids = (r: Record<string, unknown>) => ({
-  orderid: r["paynet-order-id"] === undefined ? undefined : String(r["paynet-order-id"]),
-  serial: r["serial-number"] === undefined ? undefined : String(r["serial-number"]),
-})
+const ids = (r: Record<string, unknown>) => ({ orderId: orderIdOf(r), serial: serialNumberOf(r) })
 
 /** A saved card becomes its card reference, read from the card row now (still active, same registration). */
 async function sendable(container: MedusaContainer, payout: PayoutRow, d: PayoutDestinationInput): Promise<SendableDestination> {
@@ -70,27 +71,29 @@ export async function sendInitial(
   const method = payout.method as PayoutMethod
   const op = OPS[method]
   const urls = callbackUrls(opts)
-  const fields: Record<string, string> = {
-    client_orderid: payout.client_orderid,
+  const request: Payout = {
+    clientOrderId: payout.client_orderid,
     amount: payout.amount,
     currency: payout.currency_code,
-    order_desc: (payout.purpose ?? `Payout ${payout.id}`).slice(0, 255),
-    ...(payout.purpose ? { purpose: payout.purpose } : {}),
-    server_callback_url: urls.server_callback_url,
-    ...(method === "form" ? { redirect_url: urls.redirect_url } : {}),
-    ...(destination ? destinationFields(await sendable(container, payout, destination), method, payout.recipient) : {}),
+    description: payout.purpose ?? `Payout ${payout.id}`,
+    purpose: payout.purpose ?? undefined,
+    callbackUrl: urls.callbackUrl,
+    redirectUrl: urls.redirectUrl,
+    destination: destination ? gatewayDestination(await sendable(container, payout, destination)) : undefined,
+    recipient: payout.recipient ?? undefined,
   }
+  const fields = method === "form" ? payoutFormFields(request) : method === "two_step" ? payoutCheckFields(request) : payoutV2Fields(request)
   return withClient(container, payout, async (client) => {
     for (let attempt = 1; attempt <= 2; attempt++) {
       try {
         const reply = (await client.request(op, fields)) as Record<string, unknown>
-        const { orderid, serial } = ids(reply)
-        const formUrl = typeof reply["redirect-url"] === "string" ? (reply["redirect-url"] as string) : undefined
-        const status = method === "form" ? "form_issued" : statusFromGateway(payout, { ...reply, "transaction-type": method === "two_step" ? "payout-check" : "payout" })
+        const { orderId, serial } = ids(reply)
+        const formUrl = redirectUrlOf(reply)
+        const status = method === "form" ? "form_issued" : statusFromGateway(payout, withTransactionType(reply, method === "two_step" ? "payout-check" : "payout"))
         return await applyChange(container, payout, {
           actor, event: `${op.toLowerCase()} sent${attempt > 1 ? " (again, after STATUS found nothing)" : ""}`, status,
           patch: {
-            gateway_order_id: orderid ?? payout.gateway_order_id,
+            gateway_order_id: orderId ?? payout.gateway_order_id,
             ...(method === "two_step" ? { check_serial: serial ?? null } : { pay_serial: serial ?? null }),
             ...(formUrl ? { form_url: formUrl } : {}),
             next_check_at: new Date(Date.now() + 5_000),
@@ -133,14 +136,14 @@ export async function sendInitial(
 /** Applies a STATUS reply (ids, serials, status, reason). Caller holds the lock. */
 export async function adoptStatus(container: MedusaContainer, payout: PayoutRow, reply: StatusReply, actor: string, event: string, extra?: Record<string, unknown>): Promise<PayoutRow> {
   const status = statusFromGateway(payout, reply)
-  const { orderid, serial } = ids(reply)
-  const txType = String(reply["transaction-type"] ?? "").toLowerCase()
+  const { orderId, serial } = ids(reply)
+  const txType = (transactionTypeOf(reply) ?? "").toLowerCase()
   const declined = ["declined", "error", "filtered", "check_declined"].includes(status)
   const patch: Partial<PayoutRow> = {
-    gateway_order_id: orderid ?? payout.gateway_order_id,
+    gateway_order_id: orderId ?? payout.gateway_order_id,
     ...(serial && txType === "payout-check" ? { check_serial: serial } : {}),
     ...(serial && txType === "payout" ? { pay_serial: serial } : {}),
-    ...(declined ? { error_code: reply["error-code"] ?? null, error_message: reply["error-message"] ?? null } : {}),
+    ...(declined ? { error_code: errorCodeOf(reply) ?? null, error_message: errorMessageOf(reply) ?? null } : {}),
   }
   const changed = status !== payout.status || Object.entries(patch).some(([k, v]) => (payout as any)[k] !== v)
   if (!changed && !extra) return payout
@@ -172,13 +175,17 @@ export const NOT_FOUND_GIVE_UP_MS = 10 * 60_000
 /** PAYOUT_V4_PAY for an approved check; lost reply → STATUS: a `payout` transaction is adopted, none → sent again once. */
 export async function sendPay(container: MedusaContainer, payout: PayoutRow, actor: string): Promise<PayoutRow> {
   return withClient(container, payout, async (client) => {
-    const fields = { client_orderid: payout.client_orderid, orderid: payout.gateway_order_id as string, login: payoutProviderById(container, payout.provider_id).login }
+    const fields = payoutPayFields({
+      clientOrderId: payout.client_orderid,
+      orderId: payout.gateway_order_id as string,
+      login: payoutProviderById(container, payout.provider_id).login,
+    })
     for (let attempt = 1; attempt <= 2; attempt++) {
       try {
         const reply = (await client.request("PAYOUT_V4_PAY", fields)) as Record<string, unknown>
         return await applyChange(container, payout, {
           actor, event: `payout_v4_pay sent${attempt > 1 ? " (again, after STATUS showed no pay)" : ""}`,
-          status: statusFromGateway(payout, { ...reply, "transaction-type": "payout" }),
+          status: statusFromGateway(payout, withTransactionType(reply, "payout")),
           patch: { pay_serial: ids(reply).serial ?? null, next_check_at: new Date(Date.now() + 5_000) },
           gateway: gatewayAnswer(reply),
         })
@@ -199,7 +206,7 @@ export async function sendPay(container: MedusaContainer, payout: PayoutRow, act
         } catch (se) {
           return applyChange(container, payout, { actor, event: "STATUS unavailable; left processing for reconciliation", gateway: errorAnswer(se) })
         }
-        if (status !== "not_found" && String(status["transaction-type"] ?? "").toLowerCase() === "payout") {
+        if (status !== "not_found" && (transactionTypeOf(status) ?? "").toLowerCase() === "payout") {
           return adoptStatus(container, payout, status, actor, "adopted the pay transaction after a lost reply")
         }
         if (attempt === 2) {

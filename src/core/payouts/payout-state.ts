@@ -8,6 +8,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { scrub } from "../../gateway/scrub"
+import { replyDigest, transactionTypeOf } from "../../gateway/replies"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 
@@ -74,19 +75,8 @@ export async function getPayout(container: MedusaContainer, id: string): Promise
   return row
 }
 
-const GATEWAY_KEYS = [
-  "type", "status", "transaction-type", "serial-number", "paynet-order-id", "merchant-order-id", "error-code",
-  "error-message", "error_code", "error_message", "amount", "currency", "orderid", "client_orderid", "last-four-digits",
-  "bin", "order-stage", "source", "http-status",
-]
-
 /** The parts of a gateway answer worth keeping in the history, scrubbed (no card number, no control). */
-export function gatewayAnswer(reply: Record<string, unknown> | undefined): Record<string, unknown> | null {
-  if (!reply) return null
-  const out: Record<string, unknown> = {}
-  for (const k of GATEWAY_KEYS) if (reply[k] !== undefined && reply[k] !== null) out[k] = String(reply[k]).slice(0, 500)
-  return scrub(out) as Record<string, unknown>
-}
+export const gatewayAnswer = (reply: Record<string, unknown> | undefined): Record<string, unknown> | null => replyDigest(reply)
 
 export type Change = {
   actor: string
@@ -126,9 +116,9 @@ const text = (v: unknown) => (v === undefined || v === null ? "" : String(v).tri
  * What a gateway answer (async reply or STATUS) means for this payout. `txType` is STATUS's `transaction-type`
  * (payout-check or payout); a two-step payout is in its pay step once a `payout` transaction exists.
  */
-export function statusFromGateway(payout: PayoutRow, reply: { status?: unknown; "transaction-type"?: unknown }): PayoutStatus {
+export function statusFromGateway(payout: PayoutRow, reply: Record<string, unknown>): PayoutStatus {
   const status = text(reply.status)
-  const txType = text(reply["transaction-type"])
+  const txType = text(transactionTypeOf(reply))
   const final = status === "approved" || status === "declined" || status === "error" || status === "filtered"
   if (payout.method === "two_step" && (txType === "payout-check" || (!txType && !payout.confirmed_at))) {
     // Confirmed, but the gateway still shows only the approved check: the pay has not arrived (yet); stay as we are.

@@ -20,6 +20,8 @@ import { recurringRowId } from "../callbacks/order-kinds"
 import type { CallbackRow, RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 import { service } from "./records"
 import { createRenewalOrder } from "./renewal-order"
+import { statusFields } from "../../gateway/requests"
+import { errorCodeOf, errorMessageOf } from "../../gateway/replies"
 
 export const CHARGE_FAILED_EVENT = "payneteasy.recurring_payment.charge_failed"
 
@@ -38,7 +40,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
   if (!rp?.provider_id) return { outcome: "ignored", detail: "charge callback for a recurring payment we do not have" }
   const locking = container.resolve(Modules.LOCKING)
   return locking.execute(`payneteasy:recurring:${rp.id}`, async () => {
-    const status = await cardsClient(container, rp.provider_id!).request("STATUS", { client_orderid: row.client_orderid, orderid: row.orderid })
+    const status = await cardsClient(container, rp.provider_id!).request("STATUS", statusFields({ clientOrderId: row.client_orderid, orderId: row.orderid }))
     if (!isFinal(status)) return { outcome: "ignored", detail: `charge ${row.orderid} is ${status.status} at the gateway, not final yet` }
     const key = { recurring_payment_row_id: rp.id, gateway_order_id: row.orderid }
     let [charge] = (await svc.listPaynetEasyRecurringCharges(key, { take: 1 })) as RecurringChargeRow[]
@@ -56,7 +58,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
     if (!charge) {
       charge = await svc.createPaynetEasyRecurringCharges({
         ...key, client_orderid: row.client_orderid, status: note ? "unmatched" : status.status, amount: rp.amount,
-        currency_code: rp.currency_code, error_code: status["error-code"] ?? null, error_message: status["error-message"] ?? null,
+        currency_code: rp.currency_code, error_code: errorCodeOf(status) ?? null, error_message: errorMessageOf(status) ?? null,
         note, charged_at: new Date(),
       })
       // a charge came (whatever its outcome): the next one is a period away, and an "overdue" flag is answered

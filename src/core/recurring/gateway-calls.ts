@@ -13,6 +13,8 @@
  */
 import { GatewayTransportError, stopRecurringPaymentFields, type PaynetEasyClient, type StopRecurringPayment } from "../../gateway"
 import { isNotFound, reachOf, sendOnce, type StatusReply } from "../connection"
+import { createRecurringPaymentFields, statusFields, type RecurringPayment } from "../../gateway/requests"
+import { errorMessageOf, recurringPaymentIdOf } from "../../gateway/replies"
 import type { RecurringSchedule } from "./schedule"
 
 export type RecurringRequest = {
@@ -24,7 +26,7 @@ export type RecurringRequest = {
   schedule: RecurringSchedule
   description: string
   serverCallbackUrl: string
-  payer: { email?: string; firstName?: string; lastName?: string; country?: string; city?: string; zip?: string; address1?: string; ip?: string }
+  payer: RecurringPayment["payer"]
 }
 
 export type RecurringResult =
@@ -48,24 +50,17 @@ function afterFailedSend(e: unknown): "unknown" | "retry" | "refused" {
 }
 
 export async function createRecurringPayment(client: PaynetEasyClient, r: RecurringRequest): Promise<RecurringResult> {
-  const fields = {
-    "client-orderid": r.clientOrderId,
+  const fields = createRecurringPaymentFields({
+    clientOrderId: r.clientOrderId,
+    cardRefId: r.cardRefId,
     amount: r.amount,
     currency: r.currency,
     period: r.schedule.period,
-    interval: String(r.schedule.interval),
-    cardrefid: r.cardRefId,
-    order_desc: r.description,
-    server_callback_url: r.serverCallbackUrl,
-    email: r.payer.email,
-    "first-name": r.payer.firstName,
-    "last-name": r.payer.lastName,
-    country: r.payer.country,
-    city: r.payer.city,
-    "zip-code": r.payer.zip,
-    address1: r.payer.address1,
-    "customer-ip": r.payer.ip,
-  }
+    interval: r.schedule.interval,
+    description: r.description,
+    callbackUrl: r.serverCallbackUrl,
+    payer: r.payer,
+  })
   for (let send = 1; send <= MAX_SENDS; send++) {
     let sent
     try {
@@ -78,10 +73,10 @@ export async function createRecurringPayment(client: PaynetEasyClient, r: Recurr
       if (next === "retry") continue
       return { kind: "refused", message: (e as Error).message }
     }
-    if (sent.kind === "reply") return { kind: "created", recurringPaymentId: sent.reply["recurring-payment-id"] }
+    if (sent.kind === "reply") return { kind: "created", recurringPaymentId: recurringPaymentIdOf(sent.reply)! }
     if (sent.kind === "adopted") {
-      const id = (sent.status as Record<string, unknown>)["recurring-payment-id"]
-      if (typeof id === "string" && id) return { kind: "created", recurringPaymentId: id }
+      const id = recurringPaymentIdOf(sent.status)
+      if (id) return { kind: "created", recurringPaymentId: id }
       return { kind: "unknown", message: `the reply was lost; STATUS knows ${r.clientOrderId} (${sent.status.status}) but names no recurring-payment-id` }
     }
     // absent: the gateway never received it; one more send is safe
@@ -95,9 +90,9 @@ export async function createRecurringPayment(client: PaynetEasyClient, r: Recurr
  */
 export async function findRecurringPayment(client: PaynetEasyClient, clientOrderId: string): Promise<RecurringResult | { kind: "absent" }> {
   try {
-    const status = await client.request("STATUS", { client_orderid: clientOrderId })
-    const id = (status as Record<string, unknown>)["recurring-payment-id"]
-    if (typeof id === "string" && id) return { kind: "created", recurringPaymentId: id }
+    const status = await client.request("STATUS", statusFields({ clientOrderId }))
+    const id = recurringPaymentIdOf(status)
+    if (id) return { kind: "created", recurringPaymentId: id }
     return { kind: "unknown", message: `STATUS knows ${clientOrderId} (${status.status}) but names no recurring-payment-id` }
   } catch (e) {
     if (isNotFound(e)) return { kind: "absent" }
@@ -119,7 +114,7 @@ function stopOutcome(status: string | undefined, error: string | undefined, what
 }
 
 const fromStatus = (st: StatusReply, clientOrderId: string) =>
-  stopOutcome(st.status, st["error-message"], `STATUS of ${clientOrderId}`)
+  stopOutcome(st.status, errorMessageOf(st), `STATUS of ${clientOrderId}`)
 
 /**
  * Stops a schedule at the gateway. `mayHaveBeenSent`: an earlier attempt with this client-orderid may have reached the
@@ -128,7 +123,7 @@ const fromStatus = (st: StatusReply, clientOrderId: string) =>
 export async function stopRecurringPayment(client: PaynetEasyClient, r: StopRecurringPayment, mayHaveBeenSent: boolean): Promise<StopResult> {
   if (mayHaveBeenSent) {
     try {
-      return fromStatus(await client.request("STATUS", { client_orderid: r.clientOrderId }), r.clientOrderId)
+      return fromStatus(await client.request("STATUS", statusFields({ clientOrderId: r.clientOrderId })), r.clientOrderId)
     } catch (e) {
       if (!isNotFound(e)) return { kind: "unknown", message: `STATUS could not tell whether the gateway stopped the schedule: ${(e as Error).message}` }
     }

@@ -22,6 +22,8 @@ import { expectedChargeIds } from "./charge-ids"
 import { OVERDUE_REASON_PREFIX, processRecurringCharge } from "./charge-callback"
 import { underTickLock } from "../locks/tick-lock"
 import { service } from "./records"
+import { statusFields } from "../../gateway/requests"
+import { orderIdOf } from "../../gateway/replies"
 
 export const RECURRING_TICK_LOCK = "payneteasy:recurring:tick"
 const LIMIT = 10
@@ -43,12 +45,12 @@ async function reconcileOne(container: MedusaContainer, rp: RecurringPaymentRow,
   for (const clientOrderId of asked) {
     let status
     try {
-      status = await client.request("STATUS", { client_orderid: clientOrderId })
+      status = await client.request("STATUS", statusFields({ clientOrderId }))
     } catch (e) {
       if (isNotFound(e)) continue
       throw e
     }
-    const orderid = status["paynet-order-id"]
+    const orderid = orderIdOf(status)
     if (!orderid) continue
     const result = await processRecurringCharge(container, { client_orderid: clientOrderId, orderid, amount: status.amount ?? null, currency: status.currency ?? null })
     container.resolve(ContainerRegistrationKeys.LOGGER).info(`PaynetEasy: recurring charge ${orderid} of ${rp.id} found by reconciliation (its callback never came): ${result.outcome}, ${scrub(result.detail)}`)

@@ -15,6 +15,8 @@
  */
 import { GatewayError, GatewayTransportError, type PaynetEasyClient } from "../../gateway"
 import { isNotFound, maybeSent, pollStatus, sendOnce, type StatusReply } from "../connection"
+import { cardInfoFields, cardRefFields, rebillFields, type Rebill } from "../../gateway/requests"
+import { cardInfoOf, cardRefIdOf, orderIdOf } from "../../gateway/replies"
 
 export type CardDetails = {
   brand: string | null
@@ -35,7 +37,7 @@ export async function createCardReference(
   useV4: boolean,
   order: { clientOrderId: string; orderId: string }
 ): Promise<{ card_ref_id: string; card_ref_version: "v2" | "v4" }> {
-  const fields = { client_orderid: order.clientOrderId, orderid: order.orderId }
+  const fields = cardRefFields(order)
   const send = () => (useV4 ? client.request("CARDREF_V4", fields) : client.request("CARDREF", fields))
   let reply
   try {
@@ -46,20 +48,20 @@ export async function createCardReference(
     if (!(maybeSent(e) || e instanceof GatewayTransportError)) throw e
     reply = await send()
   }
-  return { card_ref_id: reply["card-ref-id"], card_ref_version: useV4 ? "v4" : "v2" }
+  return { card_ref_id: cardRefIdOf(reply)!, card_ref_version: useV4 ? "v4" : "v2" }
 }
 
 /** get-card-info: the displayable details of a card reference (never the number). */
 export async function readCardInfo(client: PaynetEasyClient, cardRefId: string): Promise<CardDetails> {
-  const info = await client.request("CARDINFO", { cardrefid: cardRefId })
-  const month = orNull(info["expire-month"])
+  const info = cardInfoOf(await client.request("CARDINFO", cardInfoFields(cardRefId)))
+  const month = orNull(info.expMonth)
   return {
-    brand: orNull(info["card-type"]),
+    brand: orNull(info.brand),
     bin: orNull(info.bin),
-    last4: orNull(info["last-four-digits"]),
+    last4: orNull(info.lastFour),
     exp_month: month && /^\d$/.test(month) ? `0${month}` : month,
-    exp_year: orNull(info["expire-year"]),
-    holder: orNull(info["card-printed-name"]),
+    exp_year: orNull(info.expYear),
+    holder: orNull(info.holder),
   }
 }
 
@@ -72,17 +74,8 @@ export async function tokenizeCard(
   return { ...ref, ...(await readCardInfo(client, ref.card_ref_id)) }
 }
 
-export type RebillRequest = {
-  clientOrderId: string
-  cardRefId: string
-  /** major units, decimal string */
-  amount: string
-  currency: string
-  description: string
-  ipaddress: string
-  cvv2?: string
-  serverCallbackUrl?: string
-}
+/** make-rebill's request in domain terms (the gateway's builder, src/gateway/requests.ts, spells it). */
+export type RebillRequest = Rebill
 
 export type RebillResult =
   | { kind: "status"; orderId?: string; status: StatusReply }
@@ -96,16 +89,7 @@ export type RebillResult =
 
 /** make-rebill once; the decisive STATUS (or the last one within the poll budget). */
 export async function rebillCard(client: PaynetEasyClient, r: RebillRequest): Promise<RebillResult> {
-  const fields = {
-    client_orderid: r.clientOrderId,
-    cardrefid: r.cardRefId,
-    amount: r.amount,
-    currency: r.currency,
-    order_desc: r.description,
-    ipaddress: r.ipaddress,
-    cvv2: r.cvv2,
-    server_callback_url: r.serverCallbackUrl,
-  }
+  const fields = rebillFields(r)
   let sent
   try {
     sent = await sendOnce(client, "REBILL", fields, { clientOrderId: r.clientOrderId })
@@ -115,10 +99,10 @@ export async function rebillCard(client: PaynetEasyClient, r: RebillRequest): Pr
     throw e // the gateway refused the rebill itself, or it was never sent: nothing was charged
   }
   if (sent.kind === "absent") return { kind: "absent" }
-  const orderId = sent.kind === "reply" ? sent.reply["paynet-order-id"] : sent.status["paynet-order-id"]
+  const orderId = orderIdOf(sent.kind === "reply" ? sent.reply : sent.status)
   try {
     const status = await pollStatus(client, { clientOrderId: r.clientOrderId, orderId })
-    return { kind: "status", orderId: orderId ?? status["paynet-order-id"], status }
+    return { kind: "status", orderId: orderId ?? orderIdOf(status), status }
   } catch (e) {
     // The gateway has the rebill (its reply, or STATUS after a lost one, said so): a failing STATUS cannot undo it.
     if (e instanceof GatewayError) return { kind: "unknown", orderId, reason: e.message }

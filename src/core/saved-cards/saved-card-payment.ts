@@ -86,9 +86,9 @@ export const notChargedYet = (data: Data | undefined): Outcome | undefined =>
 
 /**
  * Charges the session's saved card at most once per payment collection (see the header), or settles the charge this
- * session already holds. `cvv2` only travels into the rebill request.
+ * session already holds. The CVV only travels into the rebill request.
  */
-export async function chargeSavedCard(ctx: ProviderContext, data: SavedCardData, how: { cvv2?: string; newAttempt: boolean }): Promise<Outcome> {
+export async function chargeSavedCard(ctx: ProviderContext, data: SavedCardData, how: { cvv?: string; newAttempt: boolean }): Promise<Outcome> {
   const collectionId = await collectionOf(data.session_id)
   return underCollectionLock(collectionId, async () => {
     const live = await liveCharge(collectionId)
@@ -98,23 +98,23 @@ export async function chargeSavedCard(ctx: ProviderContext, data: SavedCardData,
     // Authorizing a session whose own attempt was declined does not try again without the shopper: it stays declined.
     // (A live charge the gateway turned out never to have received took nothing: it may be sent now.)
     if (!how.newAttempt && !live && !uncharged(data)) return checkStatus(ctx, data)
-    return sendNewCharge(ctx, collectionId, data, how.cvv2)
+    return sendNewCharge(ctx, collectionId, data, how.cvv)
   })
 }
 
 /**
- * updatePayment with `pay_saved_card: { cvv2? }` (the saved-card route's hand-off, a transient key: card.ts): the
+ * updatePayment with `pay_saved_card: { cvv? }` (the saved-card route's hand-off, a transient key: card.ts): the
  * charge now, the CVV straight into it.
  */
 export function payNow(ctx: ProviderContext, data: SessionData, order: unknown): Promise<Outcome> {
   if (!isSavedCardSession(data)) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "This payment session was not created with a saved card (data.card_id)")
   }
-  const cvv2 = (order as { cvv2?: unknown }).cvv2
-  if (cvv2 !== undefined && cvv2 !== null && (typeof cvv2 !== "string" || !/^[0-9]{3,4}$/.test(cvv2))) {
+  const cvv = (order as { cvv?: unknown }).cvv
+  if (cvv !== undefined && cvv !== null && (typeof cvv !== "string" || !/^[0-9]{3,4}$/.test(cvv))) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "cvv2 must be 3 or 4 digits")
   }
-  return chargeSavedCard(ctx, data, { cvv2: typeof cvv2 === "string" ? cvv2 : undefined, newAttempt: true })
+  return chargeSavedCard(ctx, data, { cvv: typeof cvv === "string" ? cvv : undefined, newAttempt: true })
 }
 
 /**
@@ -183,7 +183,7 @@ async function settle(ctx: ProviderContext, live: CardChargeRow, data: SavedCard
   return record(live, fromStatus(base, reply))
 }
 
-async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: SavedCardData, cvv2: string | undefined): Promise<Outcome> {
+async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: SavedCardData, cvv: string | undefined): Promise<Outcome> {
   const card = await ownedActiveCard(data.card_owner, data.card_id) // deleted since the session was made: 404, nothing sent
   const clientOrderId = clientOrderIdFor(data.session_id, (await chargesOfSession(data.session_id)) + 1)
   const base = attemptData(data, clientOrderId)
@@ -199,9 +199,9 @@ async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: S
     amount: base.amount,
     currency: base.currency,
     description: `Order ${data.session_id}`,
-    ipaddress: typeof payer.ip === "string" && payer.ip ? payer.ip : "0.0.0.0",
-    cvv2,
-    serverCallbackUrl: `${backend}/payneteasy/callback`,
+    ip: typeof payer.ip === "string" && payer.ip ? payer.ip : "0.0.0.0",
+    cvv,
+    callbackUrl: `${backend}/payneteasy/callback`,
   }).catch(async (e) => {
     // the gateway refused the rebill itself (sendOnce: answered with an error): nothing was charged
     await updateCharge(charge.id, { state: "not_sent", error_message: (e as Error).message?.slice(0, 500) ?? null })

@@ -26,6 +26,9 @@ import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../core/reconciliation/backoff
 import { isApproved, isFinal, parseGatewayStatus } from "../../gateway/statuses"
 import { GATEWAY_TYPE, findEntry, type LedgerKind, type LedgerEntryView, parseTarget, pendingEntries, withEntry, withFinalStatus } from "../../core/checkout/ledger"
 import { statusClientFor } from "../../core/connection"
+import { statusFields } from "../../gateway/requests"
+import { callbackParams } from "../../gateway/callback"
+import { errorCodeOf, errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { reflectLaterEvent, removeReflectedEvent, type ConfirmedEventFact } from "../../core/callbacks/reflect-later-event"
 import { updateWatchStep } from "./steps/update-watch"
 import { ensureWatched, watchService as service, watchUpdate, type WatchUpdate } from "../../core/reconciliation/watch"
@@ -111,21 +114,21 @@ export async function discoverLedger(container: MedusaContainer, now: Date, prov
 type StatusAnswer = { status: string; errorCode?: string; errorMessage?: string; serial?: string }
 
 async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>, kind: LedgerKind, serial?: string): Promise<StatusAnswer> {
-  const reply = await client.request("STATUS", {
-    client_orderid: String(data.clientOrderId ?? ""),
-    orderid: typeof data.orderId === "string" ? data.orderId : undefined,
-    "by-request-sn": serial,
-  })
+  const reply = await client.request("STATUS", statusFields({
+    clientOrderId: String(data.clientOrderId ?? ""),
+    orderId: typeof data.orderId === "string" ? data.orderId : undefined,
+    serialNumber: serial,
+  }))
   // Without a serial number STATUS describes the order's latest transaction: it only speaks for this entry when it
   // is of the same kind; otherwise we cannot tell, and the entry stays pending.
-  if (!serial && laterEventType(reply["transaction-type"]) !== GATEWAY_TYPE[kind]) {
+  if (!serial && laterEventType(transactionTypeOf(reply)) !== GATEWAY_TYPE[kind]) {
     return { status: "unknown" }
   }
   return {
     status: parseGatewayStatus(reply.status),
-    errorCode: reply["error-code"],
-    errorMessage: reply["error-message"]?.trim() || undefined,
-    serial: reply["serial-number"],
+    errorCode: errorCodeOf(reply),
+    errorMessage: errorMessageOf(reply)?.trim() || undefined,
+    serial: serialNumberOf(reply),
   }
 }
 
@@ -156,7 +159,7 @@ async function flagDeclined(
     error_code: answer.errorCode ?? null,
     error_message: answer.errorMessage ?? null,
     action: null,
-    params: { medusa_id: entry.id, "serial-number": entry.serialNumber ?? answer.serial ?? null, payment_id: payment.id },
+    params: { medusa_id: entry.id, ...callbackParams({ serialNumber: entry.serialNumber ?? answer.serial ?? null }), payment_id: payment.id },
     received_at: new Date(),
   })
   // STATUS (by the entry's serial number) answered this: a confirmed fact, reflected with the gateway's status.

@@ -13,7 +13,7 @@ const REQUEST: RebillRequest = {
   amount: "10.42",
   currency: "EUR",
   description: "Order payses_01TEST",
-  ipaddress: "127.0.0.1",
+  ip: "127.0.0.1",
 }
 
 /** A client answering REBILL and each STATUS call in turn as given (an Error is thrown); records what was asked. */

@@ -82,7 +82,7 @@ it("rebill: exactly the amount, once; a lost reply is resolved by STATUS without
   const order = await approvedHostedOrder()
   const { card_ref_id } = await tokenizeCard(client(), false, order)
   const r = await rebillCard(client(), {
-    clientOrderId: `unit-rebill-${Date.now()}`, cardRefId: card_ref_id, amount: "12.34", currency: "EUR", description: "r", ipaddress: "127.0.0.1",
+    clientOrderId: `unit-rebill-${Date.now()}`, cardRefId: card_ref_id, amount: "12.34", currency: "EUR", description: "r", ip: "127.0.0.1",
   })
   expect(r.kind).toBe("status")
   if (r.kind !== "status") throw new Error("unreachable")
@@ -93,7 +93,7 @@ it("rebill: exactly the amount, once; a lost reply is resolved by STATUS without
   const rebills = sandbox.control.requests().REBILL ?? 0
   sandbox.control.addFault({ operation: "REBILL", kind: "response-lost", times: 1 })
   const lost = await rebillCard(client({ timeouts: { connectMs: 1000, headersMs: 1500, bodyMs: 1500 } }), {
-    clientOrderId: lostId, cardRefId: card_ref_id, amount: "5.00", currency: "EUR", description: "r", ipaddress: "127.0.0.1",
+    clientOrderId: lostId, cardRefId: card_ref_id, amount: "5.00", currency: "EUR", description: "r", ip: "127.0.0.1",
   })
   sandbox.control.clearFaults()
   expect(sandbox.control.requests().REBILL).toBe(rebills + 1)

@@ -36,7 +36,7 @@ export type RecurringPlan = {
   currency: string
   payment: Payment | null
   schedules: PlannedSchedule[]
-  payer: { email?: string; firstName?: string; lastName?: string; country?: string; city?: string; zip?: string; address1?: string }
+  payer: { email?: string; firstName?: string; lastName?: string; country?: string; city?: string; zip?: string; street?: string }
 }
 
 const ORDER_FIELDS = [
@@ -99,7 +99,7 @@ export async function planRecurring(container: MedusaContainer, orderId: string)
     payment: approvedPayment(order), schedules,
     payer: { email: order.email ?? undefined, firstName: b.first_name ?? undefined, lastName: b.last_name ?? undefined,
       country: b.country_code ? String(b.country_code).toUpperCase() : undefined, city: b.city ?? undefined, zip: b.postal_code ?? undefined,
-      address1: b.address_1 ?? undefined },
+      street: b.address_1 ?? undefined },
   }
 }
 

@@ -15,9 +15,11 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../modules/payneteasy"
+import { paynetEasyModule } from "../../../modules/payneteasy"
 import { sendOnce, isFinal, isNotFound } from "../../../core/connection"
-import { payerFields } from "../../../core/checkout/payer"
+import { payerOf, type Payer } from "../../../core/checkout/payer"
+import { accountVerificationFormFields, statusFields } from "../../../gateway/requests"
+import { orderIdOf, redirectUrlOf } from "../../../gateway/replies"
 import { cardsClient, cardsProviderId, cardsProviderOptions } from "../../../core/connection/cards-config"
 
 export type StartVerificationInput = { customer_id: string; return_url?: string; ip?: string }
@@ -34,7 +36,7 @@ const customerPayerStep = createStep("payneteasy-verification-payer", async (inp
   const addresses = customer.addresses ?? []
   const billing = addresses.find((a: any) => a.is_default_billing) ?? addresses[0]
   try {
-    return new StepResponse(payerFields(undefined, { ...customer, billing_address: billing ?? null }, input.ip))
+    return new StepResponse(payerOf(undefined, { ...customer, billing_address: billing ?? null }, input.ip))
   } catch (e) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
@@ -61,22 +63,23 @@ const createVerifyingRowStep = createStep(
 
 const registerVerificationStep = createStep(
   "payneteasy-register-verification",
-  async (input: { row: { id: string; provider_id: string }; payer: ReturnType<typeof payerFields>; return_url?: string }, { container }) => {
+  async (input: { row: { id: string; provider_id: string }; payer: Payer; return_url?: string }, { container }) => {
     const options = cardsProviderOptions(container, input.row.provider_id) as { backendUrl?: string; storefrontReturnUrl?: string }
     const backend = String(options.backendUrl ?? "").replace(/\/+$/, "")
     const client = cardsClient(container, input.row.provider_id)
     try {
-      const sent = await sendOnce(client, "ACCOUNT_VERIFICATION_FORM", {
-        client_orderid: input.row.id,
-        order_desc: "Card verification",
-        ...input.payer,
-        redirect_url: input.return_url ?? options.storefrontReturnUrl ?? `${backend}/payneteasy/return`,
-        server_callback_url: `${backend}/payneteasy/callback`,
-      }, { clientOrderId: input.row.id })
+      const fields = accountVerificationFormFields({
+        clientOrderId: input.row.id,
+        description: "Card verification",
+        payer: input.payer,
+        redirectUrl: input.return_url ?? options.storefrontReturnUrl ?? `${backend}/payneteasy/return`,
+        callbackUrl: `${backend}/payneteasy/callback`,
+      })
+      const sent = await sendOnce(client, "ACCOUNT_VERIFICATION_FORM", fields, { clientOrderId: input.row.id })
       if (sent.kind !== "reply") {
         throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the card verification registration in time; please try again")
       }
-      return new StepResponse({ redirect_url: sent.reply["redirect-url"], card_id: input.row.id })
+      return new StepResponse({ redirectUrl: redirectUrlOf(sent.reply)!, card_id: input.row.id })
     } finally {
       await client.close?.()
     }
@@ -115,7 +118,7 @@ async function settleLocked(container: MedusaContainer, cardId: string): Promise
   try {
     let status
     try {
-      status = await client.request("STATUS", { client_orderid: row.id })
+      status = await client.request("STATUS", statusFields({ clientOrderId: row.id }))
     } catch (e) {
       if (isNotFound(e)) return "pending" // registered but not paid yet, or lost: nothing at the gateway to save
       throw e
@@ -125,7 +128,7 @@ async function settleLocked(container: MedusaContainer, cardId: string): Promise
       await service.softDeletePaynetEasySavedCards([row.id])
       return "dropped"
     }
-    const gatewayOrderId = status["paynet-order-id"]!
+    const gatewayOrderId = orderIdOf(status)!
     const method = await container.resolve(Modules.PAYMENT).createPaymentMethods({
       provider_id: row.provider_id,
       data: { clientOrderId: row.id, orderId: gatewayOrderId },

@@ -23,5 +23,5 @@ export const POST = async (req: AuthenticatedMedusaRequest<StorePaynetEasyAddCar
   const { result } = await startCardVerificationWorkflow(req.scope).run({
     input: { customer_id: customerId, return_url: req.validatedBody?.return_url, ip: req.ip },
   })
-  res.json({ redirect_url: result.redirect_url })
+  res.json({ redirect_url: result.redirectUrl })
 }

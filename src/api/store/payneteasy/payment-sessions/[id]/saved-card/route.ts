@@ -18,7 +18,7 @@ import { updateSessionUnderCartLock } from "../../locked-session-update"
 
 export const POST = async (req: AuthenticatedMedusaRequest<StorePaynetEasySavedCardBodyType>, res: MedusaResponse) => {
   const customerId = req.auth_context.actor_id
-  await updateSessionUnderCartLock(req, res, { pay_saved_card: { cvv2: req.validatedBody.cvv2 ?? null } }, (session) => {
+  await updateSessionUnderCartLock(req, res, { pay_saved_card: { cvv: req.validatedBody.cvv2 ?? null } }, (session) => {
     const data = session.data ?? {}
     if (typeof data.card_id !== "string" || data.card_owner !== customerId) {
       throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment session ${session.id} was not found`)
