@@ -80,6 +80,16 @@ function utf8(chunks: Buffer[]): string {
   return bytes.toString("utf8", bom ? 3 : 0)
 }
 
+/** A failure of the exchange as GatewayTransportError, saying whether the request may have reached the gateway. */
+function transportError(error: unknown, context: { operation: string; secrets: readonly string[] }): GatewayTransportError {
+  const code = errorCode(error)
+  const indeterminate = !certainlyNotSent(error)
+  return new GatewayTransportError(
+    `${context.operation}: ${error instanceof ReplyTooLarge ? error.message : describe(code)}${indeterminate ? " (the request may have reached the gateway)" : " (request not sent)"}`,
+    { operation: context.operation, indeterminate, secrets: context.secrets, cause: error },
+  )
+}
+
 export class HttpTransport {
   private readonly pool: Pool
   private readonly basePath: string
@@ -96,52 +106,45 @@ export class HttpTransport {
     })
   }
 
-  /** POSTs `body` to basePath + `path`. Resolves with any HTTP status; rejects with GatewayTransportError. */
-  async post(path: string, headers: Record<string, string>, body: string, context: { operation: string; secrets: readonly string[] }): Promise<RawReply> {
-    try {
-      const reply = await this.exchange(this.basePath + path, headers, body)
-      // undici hands the connection back to the pool one event-loop turn after the reply ends (client-h1
-      // onMessageComplete, pipelining 1). Wait that turn, so a sequential follow-up finds it idle instead of
-      // opening a second socket.
-      await new Promise<void>((resolve) => setImmediate(resolve))
-      return reply
-    } catch (error) {
-      const code = errorCode(error)
-      const indeterminate = !certainlyNotSent(error)
-      throw new GatewayTransportError(
-        `${context.operation}: ${error instanceof ReplyTooLarge ? error.message : describe(code)}${indeterminate ? " (the request may have reached the gateway)" : " (request not sent)"}`,
-        { operation: context.operation, indeterminate, secrets: context.secrets, cause: error },
-      )
-    }
-  }
-
   /**
-   * One request through undici's dispatch API, the reply collected as bytes. `pool.request()` would wrap the reply in
-   * a Readable stream that is only ever read whole; building and draining that stream cost about as much as the rest
-   * of a STATUS call's own work (bench: "gateway call"). Timeouts and errors are the pool's, as with request().
+   * POSTs `body` to basePath + `path`. Resolves with any HTTP status; rejects with GatewayTransportError.
+   *
+   * One request through undici's dispatch API, the reply collected as bytes, in one promise. `pool.request()` would
+   * wrap the reply in a Readable stream that is only ever read whole; building and draining that stream cost about as
+   * much as the rest of a STATUS call's own work (bench: "gateway call"), and an async wrapper around the dispatch
+   * cost another promise and await per call. Timeouts and errors are the pool's, as with request().
    */
-  private exchange(path: string, headers: Record<string, string>, body: string): Promise<RawReply> {
+  post(path: string, headers: Record<string, string>, body: string, context: { operation: string; secrets: readonly string[] }): Promise<RawReply> {
     return new Promise<RawReply>((resolve, reject) => {
+      const fail = (error: unknown) => reject(transportError(error, context))
       let status = 0
       let size = 0
       const chunks: Buffer[] = []
-      this.pool.dispatch({ method: "POST", path, headers, body }, {
-        onRequestStart() {},
-        onResponseStart(_controller, statusCode) {
-          status = statusCode
-        },
-        onResponseData(controller, chunk) {
-          size += chunk.length
-          if (size > MAX_REPLY_BYTES) controller.abort(new ReplyTooLarge(`reply larger than ${MAX_REPLY_BYTES} bytes`))
-          else chunks.push(chunk)
-        },
-        onResponseEnd() {
-          resolve({ status, body: utf8(chunks) })
-        },
-        onResponseError(_controller, error) {
-          reject(error)
-        },
-      })
+      try {
+        this.pool.dispatch({ method: "POST", path: this.basePath + path, headers, body }, {
+          onRequestStart() {},
+          onResponseStart(_controller, statusCode) {
+            status = statusCode
+          },
+          onResponseData(controller, chunk) {
+            size += chunk.length
+            if (size > MAX_REPLY_BYTES) controller.abort(new ReplyTooLarge(`reply larger than ${MAX_REPLY_BYTES} bytes`))
+            else chunks.push(chunk)
+          },
+          onResponseEnd() {
+            const reply = { status, body: utf8(chunks) }
+            // undici hands the connection back to the pool one event-loop turn after the reply ends (client-h1
+            // onMessageComplete, pipelining 1). Answer after that turn, so a sequential follow-up finds it idle
+            // instead of opening a second socket.
+            setImmediate(() => resolve(reply))
+          },
+          onResponseError(_controller, error) {
+            fail(error)
+          },
+        })
+      } catch (error) {
+        fail(error)
+      }
     })
   }
 

@@ -14,7 +14,7 @@ import { z } from "zod"
 import { computeControl } from "../control"
 import { formEncode, percentEncode } from "../encode"
 import { normalizeOAuthUrl } from "../oauth"
-import { OPERATIONS } from "../operations"
+import { OPERATIONS, type OperationSpec } from "../operations"
 import { quoteLongNumbers } from "../parse"
 import { safeParseLoose } from "../loose-object"
 import { sessionDataSchema } from "../../payment-data/session-data"
@@ -195,7 +195,7 @@ describe("computeControl", () => {
   it("reads a Map of fields (prepareRequest's) as it reads the same record: every operation's terms", () => {
     const ctx = { endpoint: "1111", login: "merchant", controlKey: "B17F59B4-A7DC-41B4-8FF9-37D986B43D20" }
     const record = { client_orderid: " order-1 ", orderid: "9001", amount: "10.42", currency: "EUR", email: "a@b.c", "destination-card-no": "4444555566661111", cardrefid: "77", "card-ref-id": "77", address1: "x" }
-    for (const spec of Object.values(OPERATIONS)) {
+    for (const spec of Object.values(OPERATIONS) as OperationSpec[]) {
       if (!spec.control) continue
       expect(computeControl(spec.control, new Map(Object.entries(record)), ctx)).toBe(computeControl(spec.control, record, ctx))
     }
