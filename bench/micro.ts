@@ -6,14 +6,14 @@
  * gateway figures time single calls, ours and the floor taking turns call by call (alternateCalls), and their p99s
  * are judged too. Floors are the same work done with nothing but undici / node:crypto and plain JavaScript:
  * - gateway call: the exact bytes our client sends for STATUS (captured once from prepareRequest), POSTed through
- *   undici's dispatch on a one-connection Pool to the same sandbox, the reply collected and read as text (rawPost);
+ *   undici's dispatch on one connection (a Client) to the same sandbox, the reply collected and read as text (rawPost);
  * - provider authorize: that same raw STATUS request (the provider adds session-data parsing, STATUS through the
  *   client, and the status-table mapping);
  * - signing: the same output bytes (asserted equal before timing) computed with node:crypto from hand-concatenated
  *   input, so the ratio is what our general code (term tables, RFC 3986 encoding, sorting) costs over the digest.
  */
 import { createHash, createHmac, generateKeyPairSync, sign as cryptoSign } from "node:crypto"
-import { Pool } from "undici"
+import { Client } from "undici"
 import { PaynetEasyClient, computeControl, oauthSign, OPERATIONS, prepareRequest } from "../src/gateway"
 import { resolveConfig } from "../src/gateway/config"
 import { PaynetEasyProviderService } from "../src/providers/payneteasy/provider"
@@ -31,16 +31,19 @@ const saleFields = (clientOrderId: string) => ({
 })
 
 /**
- * The fastest honest way to send the same bytes with undici: its dispatch API on a Pool of one keep-alive connection,
- * the reply's bytes collected and decoded as UTF-8 text, the request path computed once. What the bench's floor was
- * before (`pool.request()`, a `new URL()` per call, the reply read through `body.text()`) took 6–12 µs more per call
- * (about 10 %), all of it undici's Readable body and the URL parse; the Pool's options (`connections: 1` or not, the
- * transport's timeouts) and waiting for undici to hand the socket back (one setImmediate) changed nothing measurable.
+ * The fastest honest way to send the same bytes with undici: its dispatch API on one keep-alive connection (an undici
+ * Client), the reply's bytes collected and decoded as UTF-8 text, the request path computed once. Each alternative was
+ * measured against it call by call, in the bench's process (Medusa's modules loaded), medians of 10 rounds of 300
+ * pairs: the floor this bench had before (`pool.request()` with a `new URL()` per call, the reply read by
+ * `body.text()`, a Pool without a connection limit) read 1.13× (rounds 1.10–1.19): `new URL` about 3 %,
+ * request() and its Readable body about 9 %; a Pool instead of the Client about 2 % (0.96–0.98× the other way);
+ * a connection limit, pipelining 10, the transport's timeouts, or waiting the one event-loop turn after which undici
+ * hands the socket back (which PaynetEasyClient does) changed nothing measurable (0.99–1.01×).
  */
-function rawPost(pool: Pool, path: string, headers: Record<string, string>, body: string): Promise<string> {
+function rawPost(connection: Client, path: string, headers: Record<string, string>, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
-    pool.dispatch({ method: "POST", path, headers, body }, {
+    connection.dispatch({ method: "POST", path, headers, body }, {
       onRequestStart() {},
       onResponseStart() {},
       onResponseData(_controller, chunk) {
@@ -72,7 +75,7 @@ export async function gatewayFigures(rounds: CallRounds): Promise<Figure[]> {
   const sandbox = await startSandbox({ port: 0, processingMs: 0, logger: () => undefined })
   const config = { baseUrl: sandbox.url, endpointId: M.endpointIds[0], login: M.login, controlKey: M.controlKey }
   const client = new PaynetEasyClient(config)
-  const raw = new Pool(sandbox.origin, { keepAliveTimeout: 4_000, pipelining: 1, connections: 1 })
+  const raw = new Client(sandbox.origin, { keepAliveTimeout: 4_000, pipelining: 1 })
   const options = { ...config, backendUrl: "http://127.0.0.1:9", flow: "hosted", capture: "automatic" }
   const provider = new PaynetEasyProviderService({ logger: console }, options)
   try {
