@@ -134,9 +134,10 @@ export class HttpTransport {
           onResponseEnd() {
             const reply = { status, body: utf8(chunks) }
             // undici hands the connection back to the pool one event-loop turn after the reply ends (client-h1
-            // onMessageComplete, pipelining 1). Answer after that turn, so a sequential follow-up finds it idle
-            // instead of opening a second socket.
-            setImmediate(() => resolve(reply))
+            // onMessageComplete, pipelining 1, schedules that setImmediate after this handler returns). Answer after
+            // that turn, so a sequential follow-up finds it idle instead of opening a second socket: the microtask
+            // runs once onMessageComplete has returned, so this setImmediate comes after undici's.
+            queueMicrotask(() => setImmediate(() => resolve(reply)))
           },
           onResponseError(_controller, error) {
             fail(error)
