@@ -28,7 +28,8 @@ interface Compiled {
   checks?: KeyCheck[]
 }
 
-const compiledOf = new WeakMap<z.ZodType, Compiled>()
+/** Per schema: how to parse it, or false for a schema that is not a loose object (parsed by zod as it is). */
+const compiledOf = new WeakMap<z.ZodType, Compiled | false>()
 
 /** A schema's zod internals, as far as this file reads them. */
 type Def = { type?: string; innerType?: z.ZodType; values?: unknown[]; checks?: Array<{ _zod: { def: { check?: string; tx?: (v: string) => string } } }>; coerce?: boolean }
@@ -85,9 +86,14 @@ export function safeParseLoose<T extends Record<string, unknown>>(
   /** The caller owns `value` and will not read it again: the result is written into it instead of a copy. */
   inPlace = false,
 ): z.ZodSafeParseResult<T> {
-  if (!(schema instanceof z.ZodObject) || !(schema.def.catchall instanceof z.ZodUnknown)) return schema.safeParse(value)
+  // The kind of schema is looked up once: zod's classes answer `instanceof` through Symbol.hasInstance (a walk over
+  // the schema's traits), which two checks per call made a visible part of this function's time.
   let compiled = compiledOf.get(schema)
-  if (!compiled) compiledOf.set(schema, (compiled = compile(schema)))
+  if (compiled === undefined) {
+    compiled = schema instanceof z.ZodObject && schema.def.catchall instanceof z.ZodUnknown && compile(schema)
+    compiledOf.set(schema, compiled)
+  }
+  if (compiled === false) return schema.safeParse(value)
   const { checks } = compiled
   if (checks && value !== null && typeof value === "object" && !Array.isArray(value) && passes(checks, value as Record<string, unknown>)) {
     const data: Record<string, unknown> = inPlace ? (value as Record<string, unknown>) : { ...(value as Record<string, unknown>) }
