@@ -127,6 +127,8 @@ export interface CallRounds {
   warmupRounds: number
   /** calls of each side per round, alternating */
   pairs: number
+  /** a round also ends after this long (at least 20 pairs), so a slow, loaded machine keeps the bench's time budget */
+  maxRoundMs?: number
 }
 
 export interface Alternated extends Interleaved {
@@ -146,10 +148,11 @@ export async function alternateCalls(pair: { ours: () => Promise<unknown>; floor
   const floor: number[] = []
   const roundRatios: number[] = []
   const p99Ratios: number[] = []
-  const a: number[] = new Array(opts.pairs)
-  const b: number[] = new Array(opts.pairs)
   for (let round = 0; round < opts.warmupRounds + opts.rounds; round++) {
-    for (let i = 0; i < opts.pairs; i++) {
+    const a: number[] = []
+    const b: number[] = []
+    const ends = performance.now() + (opts.maxRoundMs ?? Infinity)
+    for (let i = 0; i < opts.pairs && (i < 20 || performance.now() < ends); i++) {
       if (i % 2 === 0) {
         let t0 = performance.now()
         await pair.ours()

@@ -34,6 +34,14 @@ describe("alternateCalls", () => {
     expect(r.p99Ratios).toHaveLength(2)
   })
 
+  it("ends a round after maxRoundMs (but not before 20 pairs)", async () => {
+    const wait = () => new Promise((resolve) => setTimeout(resolve, 2))
+    const r = await alternateCalls({ ours: wait, floor: wait }, { rounds: 1, warmupRounds: 0, pairs: 1000, maxRoundMs: 10 })
+    expect(r.ours.n).toBeGreaterThanOrEqual(20)
+    expect(r.ours.n).toBeLessThan(200)
+    expect(r.floor.n).toBe(r.ours.n)
+  })
+
   it("gives each round the ratio of that round's medians and p99s", async () => {
     let round = 0
     let calls = 0
@@ -49,9 +57,10 @@ describe("alternateCalls", () => {
       },
       { rounds: 2, warmupRounds: 0, pairs: 5 },
     )
-    expect(r.roundRatios[0]).toBeGreaterThan(1.5)
+    // 3× and 9× on an idle machine; a loaded one adds the same delay to every timer and pulls both toward 1
+    expect(r.roundRatios[0]).toBeGreaterThan(1.3)
     expect(r.roundRatios[0]).toBeLessThan(6)
-    expect(r.roundRatios[1]).toBeGreaterThan(r.roundRatios[0] * 1.8)
+    expect(r.roundRatios[1]).toBeGreaterThan(r.roundRatios[0] * 1.3)
     expect(r.p99Ratios[1]).toBeGreaterThan(r.p99Ratios[0])
   })
 })
