@@ -48,12 +48,15 @@ async function main() {
   const figures: Figure[] = []
   const log = (s: string) => process.stderr.write(`bench: ${s} (${((Date.now() - started.getTime()) / 1000).toFixed(0)} s)\n`)
   if (only !== "app") {
-    const rounds = quick ? { rounds: 8, warmupRounds: 5, timeMs: 60 } : { rounds: 20, warmupRounds: 5, timeMs: 100 }
+    // Gateway figures: single calls, ours and the floor alternating call by call; 300–400 pairs a round (75–110 ms on
+    // an idle 2-core machine), a round cut short at 100–150 ms when a loaded machine makes every call slow.
+    const calls = quick ? { rounds: 8, warmupRounds: 3, pairs: 300, maxRoundMs: 100 } : { rounds: 20, warmupRounds: 3, pairs: 400, maxRoundMs: 150 }
     log("gateway figures")
-    figures.push(...(await gatewayFigures(rounds)))
+    figures.push(...(await gatewayFigures(calls)))
     log("signing figures")
-    // Signing is a CPU loop with no I/O: its ratios read the same in --quick and full runs with one warm-up round.
-    figures.push(...(await signingFigures({ ...rounds, warmupRounds: 1 })))
+    // Signing is a CPU loop with no I/O (tinybench rounds): its ratios read the same in --quick and full runs with one
+    // warm-up round.
+    figures.push(...(await signingFigures(quick ? { rounds: 8, warmupRounds: 1, timeMs: 60 } : { rounds: 20, warmupRounds: 1, timeMs: 100 })))
   }
   if (only !== "micro") {
     const sizes = quick ? QUICK : FULL

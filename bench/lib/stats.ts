@@ -3,8 +3,9 @@
  *
  * Every figure is a ratio of two measurements taken in the same run on the same machine. On a shared 2-core box the
  * machine's speed drifts over seconds, so the two sides are never measured one after the other in one long block:
- * `interleavedBench` runs many short tinybench rounds, alternating which side goes first, and pools the samples;
- * `alternate` does the same for hand-timed samples (HTTP flows), one ours / one floor at a time.
+ * `interleavedBench` runs many short tinybench rounds, alternating which side goes first, and pools the samples (CPU
+ * loops: signing); `alternateCalls` times single asynchronous calls, ours and floor taking turns call by call, in
+ * rounds (the gateway figures); `alternate` does the same for a handful of long samples (HTTP flows).
  * Summaries are the median (what the goals are judged on) and the p99 (shown, not judged).
  *
  * The ratio of a micro figure is paired: each round gives ours ÷ floor of that round's medians, measured a few
@@ -117,4 +118,64 @@ export async function alternate(pair: { ours: () => Promise<unknown>; floor: () 
     }
   }
   return { ours: summarize(ours), floor: summarize(floor) }
+}
+
+export interface CallRounds {
+  /** rounds measured */
+  rounds: number
+  /** rounds run first and discarded (JIT, sockets) */
+  warmupRounds: number
+  /** calls of each side per round, alternating */
+  pairs: number
+  /** a round also ends after this long (at least 20 pairs), so a slow, loaded machine keeps the bench's time budget */
+  maxRoundMs?: number
+}
+
+export interface Alternated extends Interleaved {
+  /** per round: ours' p99 ÷ the floor's p99, in that round */
+  p99Ratios: number[]
+}
+
+/**
+ * Single calls timed one at a time, ours and floor taking turns call by call (ours first on even calls, the floor on
+ * odd ones), `pairs` of each per round. Tinybench rounds measure each side for a whole block (60–100 ms) before the
+ * other: the shared machine's speed changes between blocks, and one side's p99 then holds another moment's stalls.
+ * Call by call, both sides meet the same machine within a fraction of a millisecond, and the p99s compare too.
+ * Timed with performance.now() (a double: no BigInt allocated per sample, unlike hrtime.bigint()).
+ */
+export async function alternateCalls(pair: { ours: () => Promise<unknown>; floor: () => Promise<unknown> }, opts: CallRounds): Promise<Alternated> {
+  const ours: number[] = []
+  const floor: number[] = []
+  const roundRatios: number[] = []
+  const p99Ratios: number[] = []
+  for (let round = 0; round < opts.warmupRounds + opts.rounds; round++) {
+    const a: number[] = []
+    const b: number[] = []
+    const ends = performance.now() + (opts.maxRoundMs ?? Infinity)
+    for (let i = 0; i < opts.pairs && (i < 20 || performance.now() < ends); i++) {
+      if (i % 2 === 0) {
+        let t0 = performance.now()
+        await pair.ours()
+        a[i] = performance.now() - t0
+        t0 = performance.now()
+        await pair.floor()
+        b[i] = performance.now() - t0
+      } else {
+        let t0 = performance.now()
+        await pair.floor()
+        b[i] = performance.now() - t0
+        t0 = performance.now()
+        await pair.ours()
+        a[i] = performance.now() - t0
+      }
+    }
+    if (round < opts.warmupRounds) continue
+    const sa = summarize(a)
+    const sb = summarize(b)
+    roundRatios.push(sa.median / sb.median)
+    p99Ratios.push(sa.p99 / sb.p99)
+    ours.push(...a)
+    floor.push(...b)
+  }
+  return { ours: summarize(ours), floor: summarize(floor), roundRatios, p99Ratios }
 }

@@ -21,7 +21,8 @@ export interface ControlContext {
   controlKey: string
 }
 
-export type ControlFields = Readonly<Record<string, string | undefined>>
+/** The request's fields by name: a record, or the Map prepareRequest builds (read as it is, not copied into a record). */
+export type ControlFields = Readonly<Record<string, string | undefined>> | ReadonlyMap<string, string>
 
 /**
  * Lowercase hex SHA-1 of a UTF-8 string. One-shot `crypto.hash` (Node ≥ 20.12): no Hash object per call, about a
@@ -32,6 +33,9 @@ export function sha1Hex(text: string): string {
 }
 
 const trimmed = (value: string | undefined): string => (value ?? "").trim()
+
+const fieldOf = (fields: ControlFields, name: string): string | undefined =>
+  fields instanceof Map ? fields.get(name) : (fields as Readonly<Record<string, string | undefined>>)[name]
 
 /** The concatenated terms, without the control key (exported for diagnostics and tests; contains no secret). */
 export function controlTermsString(terms: readonly ControlTerm[], fields: ControlFields, ctx: Omit<ControlContext, "controlKey">): string {
@@ -47,11 +51,11 @@ function termValue(term: ControlTerm, fields: ControlFields, ctx: Omit<ControlCo
     case "login":
       return trimmed(ctx.login)
     case "field":
-      return trimmed(fields[term.name])
+      return trimmed(fieldOf(fields, term.name))
     case "amountMinor": {
-      const amount = fields.amount
+      const amount = fieldOf(fields, "amount")
       if (amount === undefined) return ""
-      const currency = trimmed(fields.currency)
+      const currency = trimmed(fieldOf(fields, "currency"))
       if (!currency) throw new GatewayInputError("currency is required with amount", { field: "currency" })
       return toMinorUnits(trimmed(amount), currency).toString()
     }

@@ -44,6 +44,11 @@ export function quoteLongNumbers(json: string): string {
   return json.replace(TOKEN, quoteIfLong)
 }
 
+/** quoteLongNumbers for a text that starts with `{` or `[` (a reply body, trimmed): no number can stand at its start. */
+function quoteLongNumbersInside(json: string): string {
+  return LONG_LITERAL.test(json) ? json.replace(TOKEN, quoteIfLong) : json
+}
+
 /** JSON.parse that keeps long number literals exact (as strings). */
 export function parseJsonExact(text: string): unknown {
   return JSON.parse(quoteLongNumbers(text))
@@ -82,7 +87,7 @@ export function parseGatewayBody(text: string): Record<string, unknown> {
   if (body.startsWith("{") || body.startsWith("[")) {
     let parsed: unknown
     try {
-      parsed = parseJsonExact(body)
+      parsed = JSON.parse(quoteLongNumbersInside(body))
     } catch {
       throw new GatewayProtocolError("reply is not valid JSON")
     }

@@ -40,36 +40,11 @@ function tryParse(body: string): Record<string, unknown> | undefined {
 
 /** Returns the validated response record, or throws the mapped GatewayError. */
 export function interpretReply(spec: OperationSpec, reply: RawReply, secrets: readonly string[]): Record<string, unknown> {
-  const operation = spec.name
   const parsed = tryParse(reply.body)
   const type = text(parsed?.type)
-  const code = text(parsed?.["error-code"])
-  const gatewayMessage = text(parsed?.["error-message"])
-  const details = { operation, httpStatus: reply.status, code, gatewayMessage, secrets }
-  const suffix = gatewayMessage ? `: ${gatewayMessage}` : ""
-  const codePart = code ? ` (error-code ${code})` : ""
-
-  if (reply.status === 401 || reply.status === 403) {
-    throw new GatewayAuthError(`${operation}: gateway refused authentication, HTTP ${reply.status}${codePart}${suffix}`, details)
-  }
-  if (reply.status === 400 || type === "validation-error") {
-    throw new GatewayValidationError(`${operation}: gateway validation error, HTTP ${reply.status}${codePart}${suffix}`, details)
-  }
-  if (reply.status >= 500 || type === "error") {
-    throw new GatewayServerError(`${operation}: gateway error, HTTP ${reply.status}${codePart}${suffix}`, details)
-  }
-  if (reply.status < 200 || reply.status >= 300) {
-    throw new GatewayProtocolError(`${operation}: unexpected HTTP ${reply.status}${codePart}${suffix}`, details)
-  }
-  if (!parsed) {
-    // Say why, without quoting the body (it could echo request data).
-    let reason = "unreadable reply"
-    try {
-      parseGatewayBody(reply.body)
-    } catch (e) {
-      if (e instanceof GatewayError) reason = e.message
-    }
-    throw new GatewayProtocolError(`${operation}: ${reason}`, details)
+  const status = reply.status
+  if (parsed === undefined || status < 200 || status >= 300 || type === "validation-error" || type === "error") {
+    throw refusal(spec, reply, parsed, type, secrets)
   }
   // `parsed` is this call's own: validated in place
   const result = safeParseLoose(spec.response, parsed, true)
@@ -79,9 +54,44 @@ export function interpretReply(spec: OperationSpec, reply: RawReply, secrets: re
       .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
       .join("; ")
     throw new GatewayProtocolError(
-      `${operation}: reply does not match the expected response${type ? ` (type=${type})` : ""}: ${issues}`,
-      details,
+      `${spec.name}: reply does not match the expected response${type ? ` (type=${type})` : ""}: ${issues}`,
+      errorDetails(spec, reply, parsed, secrets),
     )
   }
   return result.data
+}
+
+/** What every error of a reply carries; built only once the reply is known to be one (not on every call). */
+function errorDetails(spec: OperationSpec, reply: RawReply, parsed: Record<string, unknown> | undefined, secrets: readonly string[]) {
+  return { operation: spec.name, httpStatus: reply.status, code: text(parsed?.["error-code"]), gatewayMessage: text(parsed?.["error-message"]), secrets }
+}
+
+/** The error for a reply that is not a readable 2xx result: an HTTP error status, an error type, or no record at all. */
+function refusal(spec: OperationSpec, reply: RawReply, parsed: Record<string, unknown> | undefined, type: string | undefined, secrets: readonly string[]): GatewayError {
+  const operation = spec.name
+  const details = errorDetails(spec, reply, parsed, secrets)
+  const { code, gatewayMessage } = details
+  const suffix = gatewayMessage ? `: ${gatewayMessage}` : ""
+  const codePart = code ? ` (error-code ${code})` : ""
+
+  if (reply.status === 401 || reply.status === 403) {
+    return new GatewayAuthError(`${operation}: gateway refused authentication, HTTP ${reply.status}${codePart}${suffix}`, details)
+  }
+  if (reply.status === 400 || type === "validation-error") {
+    return new GatewayValidationError(`${operation}: gateway validation error, HTTP ${reply.status}${codePart}${suffix}`, details)
+  }
+  if (reply.status >= 500 || type === "error") {
+    return new GatewayServerError(`${operation}: gateway error, HTTP ${reply.status}${codePart}${suffix}`, details)
+  }
+  if (reply.status < 200 || reply.status >= 300) {
+    return new GatewayProtocolError(`${operation}: unexpected HTTP ${reply.status}${codePart}${suffix}`, details)
+  }
+  // Say why, without quoting the body (it could echo request data).
+  let reason = "unreadable reply"
+  try {
+    parseGatewayBody(reply.body)
+  } catch (e) {
+    if (e instanceof GatewayError) reason = e.message
+  }
+  return new GatewayProtocolError(`${operation}: ${reason}`, details)
 }

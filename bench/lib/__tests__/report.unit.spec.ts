@@ -1,6 +1,6 @@
-/** The bench's verdicts: quantiles, and when a figure holds (ratio limits, growth limits, extra checks). */
+/** The bench's verdicts: quantiles, alternated call-by-call sampling, and when a figure holds (ratio limits, growth limits, extra checks). */
 import { failedCorrectness, figure, goalText } from "../report"
-import { pairedRatio, quantile, summarize } from "../stats"
+import { alternateCalls, pairedRatio, quantile, summarize } from "../stats"
 
 describe("quantile / summarize", () => {
   it("median and p99 by linear interpolation", () => {
@@ -17,6 +17,51 @@ describe("pairedRatio", () => {
   })
   it("inverts for rates (ours/s ÷ floor/s = floor latency ÷ ours latency)", () => {
     expect(pairedRatio({ roundRatios: [2, 4, 5] }, true)).toBe(0.25)
+  })
+})
+
+describe("alternateCalls", () => {
+  it("takes turns call by call, swapping which side goes first every pair, and keeps only the measured rounds", async () => {
+    const order: string[] = []
+    const r = await alternateCalls(
+      { ours: async () => void order.push("o"), floor: async () => void order.push("f") },
+      { rounds: 2, warmupRounds: 1, pairs: 3 },
+    )
+    expect(order.join("")).toBe("offoof".repeat(3))
+    expect(r.ours.n).toBe(6)
+    expect(r.floor.n).toBe(6)
+    expect(r.roundRatios).toHaveLength(2)
+    expect(r.p99Ratios).toHaveLength(2)
+  })
+
+  it("ends a round after maxRoundMs (but not before 20 pairs)", async () => {
+    const wait = () => new Promise((resolve) => setTimeout(resolve, 2))
+    const r = await alternateCalls({ ours: wait, floor: wait }, { rounds: 1, warmupRounds: 0, pairs: 1000, maxRoundMs: 10 })
+    expect(r.ours.n).toBeGreaterThanOrEqual(20)
+    expect(r.ours.n).toBeLessThan(200)
+    expect(r.floor.n).toBe(r.ours.n)
+  })
+
+  it("gives each round the ratio of that round's medians and p99s", async () => {
+    let round = 0
+    let calls = 0
+    // ours takes 30 ms a call in the first round and 90 ms in the second; the floor 10 ms throughout
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    const r = await alternateCalls(
+      {
+        ours: async () => {
+          round = Math.floor(calls++ / 5)
+          await wait(round === 0 ? 30 : 90)
+        },
+        floor: () => wait(10),
+      },
+      { rounds: 2, warmupRounds: 0, pairs: 5 },
+    )
+    // 3× and 9× on an idle machine; a loaded one adds the same delay to every timer and pulls both toward 1
+    expect(r.roundRatios[0]).toBeGreaterThan(1.3)
+    expect(r.roundRatios[0]).toBeLessThan(6)
+    expect(r.roundRatios[1]).toBeGreaterThan(r.roundRatios[0] * 1.3)
+    expect(r.p99Ratios[1]).toBeGreaterThan(r.p99Ratios[0])
   })
 })
 

@@ -166,6 +166,30 @@ describe("sending", () => {
     expect(server.connections()).toBe(1)
   })
 
+  it("keeps one connection when each request is sent the moment the previous reply is answered, with no await between", async () => {
+    server.handle((_req, res) => json(res, 200, { type: "status-response", status: "processing" }))
+    const c = client()
+    let chain: Promise<unknown> = Promise.resolve()
+    for (let i = 0; i < 6; i++) chain = chain.then(() => c.request("STATUS", { client_orderid: `o-${i}` }))
+    await chain
+    expect(server.requests).toHaveLength(6)
+    expect(server.connections()).toBe(1)
+  })
+
+  it("sends requests made at once side by side, each on its own connection (none waits for another's reply)", async () => {
+    // The server answers nothing until all three requests are in: a client that queued them on one connection would
+    // never get a reply (the test would time out).
+    const held: Array<() => void> = []
+    server.handle((_req, res) => {
+      held.push(() => json(res, 200, { type: "status-response", status: "processing" }))
+      if (held.length === 3) for (const answer of held.splice(0)) answer()
+    })
+    const c = client()
+    const replies = await Promise.all([0, 1, 2].map((i) => c.request("STATUS", { client_orderid: `p-${i}` })))
+    expect(replies.map((r) => r.status)).toEqual(["processing", "processing", "processing"])
+    expect(server.connections()).toBe(3)
+  })
+
   it("signs HMAC-SHA1 operations with an OAuth header only, verifiable by the receiver", async () => {
     server.handle((_req, res) => json(res, 200, { type: "async-response", "paynet-order-id": 9 }))
     await client().request("PAYOUT", { client_orderid: "po-1", amount: "1", currency: "EUR", order_desc: "pay out (x)!" })

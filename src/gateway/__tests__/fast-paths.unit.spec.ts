@@ -3,9 +3,10 @@
  * - quoteLongNumbers skips its rewrite only when no literal can have more than 15 digits;
  * - percentEncode skips its second pass only when none of ! ' ( ) * is present;
  * - formEncode writes exactly what URLSearchParams writes, without building one;
- * - safeParseLoose gives what a looseObject schema gives (data and issues), through a faster z.object;
+ * - safeParseLoose gives what a looseObject schema gives (data and issues), through a faster z.object, or for the
+ *   reply schemas through a check read off the shape (same keys, same order, statuses mapped);
  * - normalizeOAuthUrl remembers the last URL and still answers each URL for itself;
- * - control terms concatenated in a loop give the same checksum as the formula.
+ * - control terms concatenated in a loop give the same checksum as the formula, read from a record or a Map.
  */
 import { createHash } from "node:crypto"
 import fc from "fast-check"
@@ -13,7 +14,7 @@ import { z } from "zod"
 import { computeControl } from "../control"
 import { formEncode, percentEncode } from "../encode"
 import { normalizeOAuthUrl } from "../oauth"
-import { OPERATIONS } from "../operations"
+import { OPERATIONS, type OperationSpec } from "../operations"
 import { quoteLongNumbers } from "../parse"
 import { safeParseLoose } from "../loose-object"
 import { sessionDataSchema } from "../../core/checkout/session-data"
@@ -132,6 +133,48 @@ describe("safeParseLoose", () => {
   })
 })
 
+describe("safeParseLoose on replies its shape check decides without zod", () => {
+  const replySchemas = [...new Set(Object.values(OPERATIONS).map((s) => s.response))] as unknown as Array<z.ZodObject>
+  /** The literal of the schema's `type` key, where it has one (else any text passes). */
+  const typeOf = (schema: z.ZodObject) => (schema.shape as Record<string, { def: { values?: unknown[] } }>).type.def.values?.[0] ?? "any-response"
+  const field = fc.oneof(
+    { weight: 6, arbitrary: fc.string({ maxLength: 10 }) },
+    { weight: 2, arbitrary: fc.constantFrom("approved", " Declined ", "PROCESSING", "weird", "") },
+    { weight: 1, arbitrary: fc.constantFrom(undefined, 7, null, true) },
+  )
+
+  it("accepts, rejects and writes exactly as the schema does, in place or copied: the same keys, in the same order, statuses mapped (property)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...replySchemas), fc.nat(), fc.dictionary(fc.string({ maxLength: 12 }), field, { maxKeys: 4 }), fc.array(field, { minLength: 20, maxLength: 20 }), (schema, seed, extra, values) => {
+        const keys = Object.keys(schema.shape)
+        // Not "__proto__": zod's catchall assigns unknown keys (so that one would set a prototype and vanish), while
+        // safeParseLoose keeps a reply's own keys as JSON.parse made them, on either path (it always did).
+        const input: Record<string, unknown> = {}
+        for (const [k, v] of Object.entries(extra)) if (k !== "__proto__") input[k] = v
+        keys.forEach((k, i) => {
+          if ((seed >> (i % 28)) & 1) input[k] = values[i % values.length]
+        })
+        // mostly the schema's own type, so most records pass: the path this test is about
+        input.type = seed % 7 === 0 ? "nonsense" : seed % 11 === 0 ? undefined : typeOf(schema)
+        const expected = schema.safeParse({ ...input })
+        const copied = safeParseLoose(schema as z.ZodType<Record<string, unknown>>, input)
+        const own = { ...input }
+        const inPlace = safeParseLoose(schema as z.ZodType<Record<string, unknown>>, own, true)
+        for (const actual of [copied, inPlace]) {
+          expect(actual.success).toBe(expected.success)
+          if (expected.success && actual.success) {
+            expect(actual.data).toStrictEqual(expected.data)
+            expect(Object.keys(actual.data)).toEqual(Object.keys(input))
+          } else expect(actual.error?.issues).toEqual(expected.error?.issues)
+        }
+        if (inPlace.success) expect(inPlace.data).toBe(own)
+        if (copied.success) expect(copied.data).not.toBe(input)
+      }),
+      { numRuns: 1000 }
+    )
+  })
+})
+
 describe("normalizeOAuthUrl memo", () => {
   it("answers each URL for itself when two alternate", () => {
     const a = "HTTPS://Gate.Example:443/paynet/api/v4/payout/1111"
@@ -148,5 +191,16 @@ describe("computeControl", () => {
     const key = "B17F59B4-A7DC-41B4-8FF9-37D986B43D20"
     const expected = createHash("sha1").update(`merchant` + `order-1` + `9001` + key).digest("hex")
     expect(computeControl(OPERATIONS.STATUS.control ?? [], { client_orderid: " order-1 ", orderid: "9001" }, { endpoint: "1111", login: "merchant", controlKey: key })).toBe(expected)
+  })
+  it("reads a Map of fields (prepareRequest's) as it reads the same record: every operation's terms", () => {
+    const ctx = { endpoint: "1111", login: "merchant", controlKey: "B17F59B4-A7DC-41B4-8FF9-37D986B43D20" }
+    const record = { client_orderid: " order-1 ", orderid: "9001", amount: "10.42", currency: "EUR", email: "a@b.c", "destination-card-no": "4444555566661111", cardrefid: "77", "card-ref-id": "77", address1: "x" }
+    for (const spec of Object.values(OPERATIONS) as OperationSpec[]) {
+      if (!spec.control) continue
+      expect(computeControl(spec.control, new Map(Object.entries(record)), ctx)).toBe(computeControl(spec.control, record, ctx))
+    }
+    expect(computeControl(OPERATIONS.SALE.control ?? [], new Map([["client_orderid", "o"], ["amount", "1.00"], ["currency", "EUR"], ["email", "e"]]), ctx)).toBe(
+      createHash("sha1").update("1111" + "o" + "100" + "e" + ctx.controlKey).digest("hex"),
+    )
   })
 })
