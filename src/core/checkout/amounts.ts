@@ -14,6 +14,7 @@ import type BigNumberJs from "bignumber.js"
 import { currencyExponent, fromMinorUnits } from "../../gateway/money"
 
 const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/
+const PLAIN_UNSIGNED = /^(\d+)(?:\.(\d*))?$/
 
 /** Exact decimal text of any Medusa amount shape ("12.5", "1000", "0.001"); throws on NaN / non-amounts. */
 export function decimalText(amount: BigNumberInput): string {
@@ -35,6 +36,10 @@ export function decimalText(amount: BigNumberInput): string {
  */
 export function toMinor(amount: BigNumberInput, currency: string): bigint {
   const exponent = currencyExponent(currency)
+  // The common case (a plain decimal string with no more decimals than the currency has: "10.42", "1000") is exact
+  // integer arithmetic; anything else (numbers, BigNumber shapes, rounding) goes through BigNumber below.
+  const plain = typeof amount === "string" ? PLAIN_UNSIGNED.exec(amount) : null
+  if (plain && (plain[2] ?? "").length <= exponent) return BigInt(plain[1] + (plain[2] ?? "").padEnd(exponent, "0"))
   const text = decimalText(amount)
   if (text.startsWith("-")) {
     throw new Error(`PaynetEasy: amount must not be negative (${text} ${currency.toUpperCase()})`)

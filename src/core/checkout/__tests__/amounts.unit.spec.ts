@@ -45,3 +45,19 @@ describe("Medusa amount shapes → gateway amount", () => {
     expect(() => toGatewayCurrency("xyz")).toThrow()
   })
 })
+
+describe("toMinor's integer fast path agrees with BigNumber", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fc = require("fast-check") as typeof import("fast-check")
+  it("for every plain decimal string, in every exponent (0, 2, 3), the same minor units as the BigNumber path", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 0, max: 4 }), fc.constantFrom("jpy", "eur", "kwd"), (units, decimals, currency) => {
+        const digits = units.toString().padStart(decimals + 1, "0")
+        const text = decimals ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits
+        // the BigNumber path, reached through a BigNumber shape (never the fast path)
+        expect(toMinor(text, currency)).toBe(toMinor({ value: text, precision: 20 }, currency))
+      }),
+      { numRuns: 2000 }
+    )
+  })
+})
