@@ -35,13 +35,9 @@ function Activity({ rows }: { rows: ActivityEntry[] }) {
         {rows.map((a) => (
           <Table.Row key={a.id} data-testid="payneteasy-activity-row" data-kind={a.kind} data-origin={a.origin}>
             <Table.Cell className="whitespace-nowrap">{w.date(a.at)}</Table.Cell>
-            <Table.Cell>
+            <Table.Cell title={a.warning ?? undefined} className={a.warning ? "text-ui-fg-error" : undefined}>
+              {a.warning ? <ExclamationCircle className="mr-1 inline" /> : null}
               {w.status("activity", a.kind).label}
-              {a.warning ? (
-                <Text size="xsmall" className="text-ui-fg-error">
-                  {a.warning}
-                </Text>
-              ) : null}
             </Table.Cell>
             <Table.Cell className="whitespace-nowrap">{w.money(a.amount, a.currency)}</Table.Cell>
             <Table.Cell>
@@ -54,10 +50,12 @@ function Activity({ rows }: { rows: ActivityEntry[] }) {
               )}
             </Table.Cell>
             <Table.Cell data-testid="payneteasy-activity-who">
-              <Badge size="2xsmall" color={w.status("origin", a.origin).color}>
-                {w.status("origin", a.origin).label}
-              </Badge>
-              {a.by ? <span className="ml-1">{a.by}</span> : null}
+              <div className="flex flex-col items-start gap-y-0.5 py-1">
+                <Badge size="2xsmall" color={w.status("origin", a.origin).color}>
+                  {w.status("origin", a.origin).label}
+                </Badge>
+                {a.by ? <span className="break-all text-ui-fg-subtle txt-compact-xsmall">{a.by}</span> : null}
+              </div>
             </Table.Cell>
           </Table.Row>
         ))}

@@ -20,7 +20,7 @@ import type { CallbackRow, ReconciliationRow } from "../../../../modules/paynete
 import { sessionDataSchema, type SessionData } from "../../../../payment-data/session-data"
 import { gatewayConfigFor, PAYNETEASY_PROVIDER_PREFIX } from "./providers"
 import { callbackView, type CallbackView } from "./callback-view"
-import { activityOf, moneySummary, threeDsState, type ActivityEntry, type MedusaMoneyRow, type MoneySummary, type PaymentKind, type SessionMoneyInput, type ThreeDsState } from "./order-money"
+import { activityOf, eventKind, moneySummary, threeDsState, type ActivityEntry, type MedusaMoneyRow, type MoneySummary, type PaymentKind, type SessionMoneyInput, type ThreeDsState } from "./order-money"
 
 const INITIAL_TYPES = new Set(["sale", "preauth", ""])
 const LEDGER_TYPES: Record<string, "captures" | "refunds" | "void"> = {
@@ -198,10 +198,12 @@ function laterEvents(rows: CallbackRow[], d: SessionData | undefined): LaterEven
         if (i >= 0) remaining[ledger].splice(i, 1)
       } else outside = true // chargeback, retrieval, fraud report, …: never something Medusa did
       const chargebackLike = !ledger
+      const money = r.amount ? ` of ${r.amount} ${r.currency ?? ""}`.trimEnd() : ""
+      const words = eventKind(r.type) === "chargeback" ? "chargeback" : eventKind(r.type) === "other" ? `gateway event (${r.type})` : eventKind(r.type)
       const warning = chargebackLike
-        ? `${r.type} ${r.status}: the card holder's bank took or disputes money; Medusa does not show this — answer it in the PaynetEasy back office`
+        ? `A ${words}${money} was reported by the gateway: the card holder's bank took or disputes this money and Medusa's payment does not show it — answer it in the PaynetEasy back office`
         : outside
-          ? `${r.type} ${r.status} of ${r.amount ?? "?"} ${r.currency ?? ""} was made outside Medusa: Medusa's payment does not show it`
+          ? `A ${words}${money} was made at the gateway outside this shop: Medusa's payment does not show it`
           : null
       return {
         callback_id: r.id,
