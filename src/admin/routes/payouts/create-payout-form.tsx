@@ -7,7 +7,7 @@
  * customers by name or e-mail (Medusa's admin customers API), then one of their cards; only its card id is sent.
  * Nothing is sent before a dialog names the amount, currency and destination and the admin agrees.
  */
-import { useMemo, useState } from "react"
+import { useState } from "react"
 import { Alert, Button, Drawer, Input, Label, Select, Text, toast, usePrompt } from "@medusajs/ui"
 import { createPayoutSchema, firstIssue } from "../../../api/admin/payneteasy/payouts/validators"
 import { toMinorUnits } from "../../../gateway/money"
@@ -108,8 +108,9 @@ export function CreatePayoutForm({ onCreated }: { onCreated: (p: Payout) => void
   const [values, setValues] = useState<Record<string, string>>({})
   const [cardLabel, setCardLabel] = useState("")
   const [error, setError] = useState<FieldError | null>(null)
-  // One key per opening of the form: resubmitting after an error or a double click is the same request.
-  const idempotencyKey = useMemo(() => (open ? newIdempotencyKey() : ""), [open])
+  // One key per opening of the form by the admin: resubmitting after an error, after cancelling the confirmation or
+  // a double click is the same request.
+  const [idempotencyKey, setIdempotencyKey] = useState("")
   const create = useCreatePayout()
   const settings = usePayoutSettings()
   const prompt = usePrompt()
@@ -166,6 +167,8 @@ export function CreatePayoutForm({ onCreated }: { onCreated: (p: Payout) => void
     setError(null)
     const amount = w.money(parsed.data.amount, currency)
     const destination = destinationText()
+    // The drawer steps aside while the dialog asks (so nothing covers it), and comes back as it was if the admin says no.
+    setOpen(false)
     const ok = await prompt({
       title: t("payneteasy.confirm.title"),
       description:
@@ -177,7 +180,7 @@ export function CreatePayoutForm({ onCreated }: { onCreated: (p: Payout) => void
       confirmText: method === "form" ? t("payneteasy.confirm.createForm") : method === "two_step" ? t("payneteasy.confirm.check") : t("payneteasy.confirm.send", { amount }),
       cancelText: t("payneteasy.confirm.cancel"),
     })
-    if (!ok) return
+    if (!ok) return setOpen(true)
     try {
       const { payout } = await create.mutateAsync({ body: b, idempotencyKey })
       toast.success(t("payneteasy.payouts.sentToast", { amount, status: w.status("payout", payout.status).label }))
@@ -187,6 +190,7 @@ export function CreatePayoutForm({ onCreated }: { onCreated: (p: Payout) => void
     } catch (e: any) {
       const field = e?.field ?? e?.body?.field
       showError(field, e?.message ?? String(e))
+      setOpen(true)
     }
   }
 
@@ -196,7 +200,14 @@ export function CreatePayoutForm({ onCreated }: { onCreated: (p: Payout) => void
     ) : null
 
   return (
-    <Drawer open={open} onOpenChange={(o) => { setOpen(o); if (!o) setError(null) }}>
+    <Drawer
+      open={open}
+      onOpenChange={(o) => {
+        if (o) setIdempotencyKey(newIdempotencyKey())
+        else setError(null)
+        setOpen(o)
+      }}
+    >
       <Drawer.Trigger asChild>
         <Button size="small" variant="secondary" data-testid="payout-create-open">{t("payneteasy.payouts.create")}</Button>
       </Drawer.Trigger>
