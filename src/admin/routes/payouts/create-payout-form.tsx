@@ -14,27 +14,10 @@ import { toMinorUnits } from "../../../gateway/money"
 import { newIdempotencyKey, useCreatePayout, useCustomerSearch, usePayoutSettings, type Payout } from "../../lib/payouts"
 import { useCustomerCards } from "../../lib/saved-card-hooks"
 import { useWords } from "../../lib/use-words"
+import { FIELD_WORDS, formFieldOf, KIND_FIELDS, messageInWords, type PayoutKind } from "../../lib/payout-form-errors"
 
-type Kind = "card" | "bank" | "wallet" | "phone" | "saved_card"
-const KIND_FIELDS: Record<Kind, Array<[string, string]>> = {
-  card: [["card_number", "cardNumber"]],
-  bank: [["account_number", "accountNumber"], ["bank_name", "bankName"], ["bank_branch", "bankBranch"]],
-  wallet: [["wallet_id", "walletId"]],
-  phone: [["phone", "phone"]],
-  saved_card: [["card_id", "savedCard"]],
-}
+type Kind = PayoutKind
 const KINDS: Kind[] = ["card", "bank", "wallet", "phone", "saved_card"]
-/** The form's fields and the words for each (the i18n key under payneteasy.payouts.form). */
-const FIELD_WORDS: Record<string, string> = {
-  method: "method", amount: "amount", currency_code: "currency", destination: "destination", recipient: "recipient", purpose: "purpose",
-  customer: "customer", ...Object.fromEntries(Object.values(KIND_FIELDS).flat()),
-}
-
-/** A server or zod field path ("destination.card_number", "currency_code") → the form field it belongs under. */
-export function formFieldOf(path: string | undefined): string {
-  const p = (path ?? "").replace(/^destination\.(type)?$/, "destination").replace(/^destination\./, "")
-  return FIELD_WORDS[p] ? p : p === "destination" ? "destination" : "form"
-}
 
 type FieldError = { field: string; message: string }
 
@@ -120,17 +103,9 @@ export function CreatePayoutForm({ onCreated }: { onCreated: (p: Payout) => void
   const set = (k: string) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [k]: e.target.value }))
 
   const fieldLabel = (field: string) => t(`payneteasy.payouts.form.${FIELD_WORDS[field] ?? field}`)
-  /** A message in words: the field's own name is dropped (it is shown under the field), raw names become labels. */
-  const inWords = (message: string) => {
-    let m = message.replace(/^[a-z_.-]+:\s*/i, "")
-    for (const raw of Object.keys(FIELD_WORDS).sort((a, b) => b.length - a.length)) {
-      m = m.replace(new RegExp(`\\b(destination\\.)?${raw}\\b`, "g"), fieldLabel(raw))
-    }
-    return m.charAt(0).toUpperCase() + m.slice(1)
-  }
   const showError = (path: string | undefined, message: string) => {
     const field = formFieldOf(path)
-    setError({ field, message: field === "form" ? message : inWords(message) })
+    setError({ field, message: field === "form" ? message : messageInWords(message, fieldLabel) })
   }
 
   const body = () => {
