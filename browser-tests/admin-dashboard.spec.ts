@@ -33,11 +33,13 @@ it("order panel: the gateway's values for a hosted-page order, then Check at the
   await app().gotoAdmin(`/orders/${orderId}`)
   const panel = page.getByTestId("payneteasy-order-panel")
   await panel.waitFor()
+  // Gateway ids and the notifications are technical details, behind the disclosure.
+  await panel.getByTestId("payneteasy-technical-toggle").click()
   await expect(panel.getByTestId("payneteasy-gateway-order-id").textContent()).resolves.toBe(gatewayOrderId)
   await expect(panel.getByTestId("payneteasy-client-orderid").textContent()).resolves.toBe(sessionId)
   const callbacks = panel.getByTestId("payneteasy-callbacks")
-  await callbacks.getByText("processed").first().waitFor()
-  await expect(callbacks.textContent()).resolves.toMatch(/callback.*sale.*approved/)
+  await callbacks.locator('[data-status="processed"]').first().waitFor()
+  await expect(callbacks.textContent()).resolves.toMatch(/Gateway notification.*sale.*Approved.*Processed/)
   await panel.getByTestId("payneteasy-no-transactions").waitFor()
   await app().screenshot("order-panel", panel)
 
@@ -47,12 +49,85 @@ it("order panel: the gateway's values for a hosted-page order, then Check at the
   await transactions.waitFor()
   const text = (await transactions.textContent()) ?? ""
   expect(text).toContain("sale")
-  expect(text).toContain("approved")
-  expect(text).toContain("10.42 EUR")
+  expect(await transactions.locator('[data-status="approved"]').count()).toBe(1)
+  expect(text).toContain("Approved")
+  expect(text).toContain("€10.42")
   expect(text).toContain(app().admin.email)
-  expect(await panel.getByTestId("payneteasy-last-checked").textContent()).not.toBe("—")
+  expect(await panel.getByTestId("payneteasy-last-checked").textContent()).not.toBe("Never")
   expect((app().sandbox.control.requests().STATUS ?? 0) - statusBefore).toBe(1)
   await app().screenshot("order-panel-checked", panel)
+})
+
+/** The panel's text an owner reads (the "Technical details" disclosure left out). */
+const ownerText = (panel: import("playwright-core").Locator) =>
+  panel.evaluate((el) => {
+    const copy = el.cloneNode(true) as HTMLElement
+    copy.querySelectorAll('[data-testid="payneteasy-technical"]').forEach((d) => d.remove())
+    return copy.textContent ?? ""
+  })
+
+it("order summary: after a partial capture, a refund and a chargeback, the side column says what is authorized, captured, refunded, charged back and left to capture", async () => {
+  const { page, api, admin } = app()
+  const { orderId, gatewayOrderId } = await app().payHostedOrder("pp_payneteasy_payneteasy")
+  const { data } = await api.get(`/admin/orders/${orderId}?fields=id,display_id,*payment_collections.payments`)
+  const payment = data.order.payment_collections[0].payments[0]
+  await api.post(`/admin/payments/${payment.id}/capture`, { amount: 6 })
+  await api.post(`/admin/payments/${payment.id}/refund`, { amount: 2.5 })
+  app().sandbox.control.chargeback(gatewayOrderId, "1.00")
+  await waitFor("the chargeback reported to the shop", async () => {
+    const { data: p } = await api.get(`/admin/payneteasy/orders/${orderId}`)
+    return p.order.summary[0]?.charged_back === "1.00"
+  })
+
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const summary = page.getByTestId("payneteasy-summary")
+  await summary.waitFor()
+  const figure = async (name: string) => [await summary.getByTestId(`payneteasy-summary-${name}`).getAttribute("data-value"), await summary.getByTestId(`payneteasy-summary-${name}`).textContent()]
+  expect(await figure("authorized")).toEqual(["10.42", "€10.42"])
+  expect(await figure("captured")).toEqual(["6.00", "€6.00"])
+  expect(await figure("refunded")).toEqual(["2.50", "€2.50"])
+  expect(await figure("charged-back")).toEqual(["1.00", "€1.00"])
+  expect(await figure("left-to-capture")).toEqual(["4.42", "€4.42"])
+  // In the side column, beside Medusa's own cards (not below the JSON card at the bottom of the main column).
+  const box = await summary.boundingBox()
+  const main = await page.getByTestId("payneteasy-order-panel").boundingBox()
+  expect(box!.x).toBeGreaterThan(main!.x + main!.width - 1)
+  await app().screenshot("order-summary", summary)
+
+  // The admin's capture and refund are this dashboard's actions, by the admin's e-mail; the chargeback is the gateway's.
+  const panel = page.getByTestId("payneteasy-order-panel")
+  const rows = panel.getByTestId("payneteasy-activity-row")
+  await rows.first().waitFor()
+  const kinds = await rows.evaluateAll((els) => els.map((e) => `${e.getAttribute("data-kind")}:${e.getAttribute("data-origin")}`))
+  expect(kinds).toEqual(["authorization:checkout", "capture:dashboard", "refund:dashboard", "chargeback:gateway"])
+  const capture = panel.locator('[data-testid="payneteasy-activity-row"][data-kind="capture"]')
+  expect(await capture.textContent()).toContain(admin.email)
+  expect(await capture.textContent()).toContain("This dashboard")
+  expect(await capture.textContent()).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}/) // Medusa's date format, not 11/25/2026
+  expect(await panel.locator('[data-testid="payneteasy-activity-row"][data-kind="chargeback"]').textContent()).toContain("Reported by the gateway")
+  await app().screenshot("order-panel-activity", panel)
+})
+
+it("order panel vocabulary: no raw gateway status, flow word or internal id outside Technical details", async () => {
+  const { page, api } = app()
+  const { orderId } = await app().payHostedOrder("pp_payneteasy_payneteasy")
+  const { data } = await api.get(`/admin/orders/${orderId}?fields=id,*payment_collections.payments`)
+  await api.post(`/admin/payments/${data.order.payment_collections[0].payments[0].id}/capture`, { amount: 3 })
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const panel = page.getByTestId("payneteasy-order-panel")
+  await panel.getByTestId("payneteasy-activity-row").nth(1).waitFor()
+  await panel.getByTestId("payneteasy-check-now").click()
+  await panel.getByTestId("payneteasy-transactions").waitFor({ state: "attached" })
+  const text = await ownerText(panel)
+  expect(text).toContain("Payment page")
+  expect(text).toContain("Handled on the payment page")
+  expect(text).toContain("Capture")
+  expect(text).not.toMatch(/\b(approved|declined|processing|processed|preauth|sale|reversal|hosted|client_orderid|form_issued|check_declined|two_step|not_set_up|STATUS)\b/)
+  expect(text).not.toMatch(/\b(order|pay|payses|paycol|capt|ref|user|pnecb|pp)_[0-9A-Za-z]{4,}/)
+  expect(text).not.toMatch(/\d{1,2}\/\d{1,2}\/\d{4}/) // no US-style dates
+  expect(text).not.toContain("check(s)")
+  const technical = await panel.getByTestId("payneteasy-technical").first().getAttribute("open")
+  expect(technical).toBeNull() // closed until asked
 })
 
 it("PaynetEasy page: an approved payment for a deleted session is listed with what to do, and marked handled", async () => {
@@ -93,7 +168,8 @@ it("callback log: filtered by outcome, parameters shown scrubbed", async () => {
   await log.getByRole("combobox").nth(1).click()
   await page.getByRole("option", { name: "flagged" }).click()
   const rows = log.getByTestId("payneteasy-callback-row")
-  await waitFor("only the flagged callback listed", async () => (await rows.count()) === 1 && (await rows.first().textContent())?.includes("flagged"))
+  await waitFor("only the flagged callback listed", async () => (await rows.count()) === 1 && (await rows.first().locator('[data-status="flagged"]').count()) === 1)
+  expect(await rows.first().textContent()).toContain("Needs attention")
   await rows.first().getByRole("button", { name: "Parameters" }).click()
   const params = (await log.getByTestId("payneteasy-callback-params").textContent()) ?? ""
   expect(params).toContain('"status": "approved"')

@@ -62,18 +62,31 @@ it("two-step payout: created and checked, confirmed, approved with its history",
   await page.locator("#payout-card_number").fill("4444555566661111")
   await page.locator("#payout-recipient").fill("Seller One")
   await page.getByTestId("payout-submit").click()
+  // Asked first, naming amount and destination; the check sends no money yet.
+  const ask = page.getByRole("alertdialog")
+  await expect(ask.textContent()).resolves.toMatch(/€25\.40.*Card •••• 1111/)
+  await ask.getByRole("button", { name: "Check", exact: true }).click()
 
   // The detail page: the check is approved and nothing is paid until the admin confirms.
   await page.waitForURL(/\/app\/payouts\/[^/]+$/)
   const status = page.getByTestId("payout-status")
-  await status.filter({ hasText: "checked" }).waitFor()
+  await page.locator('[data-testid="payout-status"][data-status="checked"]').waitFor()
+  expect(await status.textContent()).toBe("Checked, waiting for confirmation")
   expect(app().sandbox.control.requests().PAYOUT_V4_CHECK ?? 0).toBe(1)
   expect(app().sandbox.control.requests().PAYOUT_V4_PAY ?? 0).toBe(0)
-  await expect(page.locator("body").textContent()).resolves.toContain("444455******1111")
+  await expect(page.getByTestId("payout-destination").textContent()).resolves.toBe("Card •••• 1111")
   await app().screenshot("payout-checked")
 
+  // Confirm asks again (this one pays); cancelling it sends nothing.
   await page.getByTestId("payout-confirm").click()
-  await status.filter({ hasText: "approved" }).waitFor({ timeout: 30_000 })
+  await expect(page.getByRole("alertdialog").textContent()).resolves.toMatch(/Pay €25\.40 to Card •••• 1111 now\?/)
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel", exact: true }).click()
+  await page.getByRole("alertdialog").waitFor({ state: "detached" })
+  expect(app().sandbox.control.requests().PAYOUT_V4_PAY ?? 0).toBe(0)
+  await page.getByTestId("payout-confirm").click()
+  await page.getByRole("alertdialog").getByRole("button", { name: "Send €25.40", exact: true }).click()
+  await page.locator('[data-testid="payout-status"][data-status="approved"]').waitFor({ timeout: 30_000 })
+  expect(await status.textContent()).toBe("Paid out")
   expect(app().sandbox.control.requests().PAYOUT_V4_PAY ?? 0).toBe(1)
 
   const id = new URL(page.url()).pathname.split("/").pop()!
@@ -84,8 +97,50 @@ it("two-step payout: created and checked, confirmed, approved with its history",
   expect(data.payout.confirmed_by).toBe(`user:${app().admin.userId}`)
   // The page shows every history entry the API has, the confirming admin among the actors.
   await page.reload()
-  await status.filter({ hasText: "approved" }).waitFor()
+  await page.locator('[data-testid="payout-status"][data-status="approved"]').waitFor()
   expect(await page.getByTestId("payout-history-row").count()).toBe(data.payout.history.length)
-  expect(await page.locator("body").textContent()).toContain(`user:${app().admin.userId}`)
+  // People by e-mail: the confirming admin is named by the address they log in with, not an internal id.
+  expect(await page.getByTestId("payout-confirmed-by").textContent()).toContain(app().admin.email)
+  expect(await page.locator("body").textContent()).not.toContain(`user:${app().admin.userId}`)
   await app().screenshot("payout-approved")
+})
+
+it("the form shows the allowed currencies and limits up front; a single-step payout asks first: cancel sends nothing, confirm sends one", async () => {
+  const { page } = app()
+  await openForm()
+  await expect(page.getByTestId("payout-limits").textContent()).resolves.toBe("Allowed: EUR up to €1,000.00")
+  await expect(page.getByTestId("payout-currency").textContent()).resolves.toBe("EUR")
+  // Above the limit: refused under the amount, in words, before anything is sent.
+  await page.locator("#payout-amount").fill("1000.01")
+  await page.locator("#payout-card_number").fill("4444555566661111")
+  await page.getByTestId("payout-submit").click()
+  await expect(page.getByTestId("error-amount").textContent()).resolves.toBe("At most €1,000.00 per payout")
+  // A browser-side refusal is under its field in words, not an internal field name.
+  await page.locator("#payout-amount").fill("12.345")
+  await page.getByTestId("payout-submit").click()
+  await expect(page.getByTestId("error-amount").textContent()).resolves.not.toMatch(/currency_code|card_number/)
+
+  await page.getByTestId("payout-method").click()
+  await page.getByRole("option", { name: "Single-step" }).click()
+  await page.locator("#payout-amount").fill("12.00")
+  const before = payoutRequests()
+  const { data: listBefore } = await app().api.get("/admin/payneteasy/payouts")
+  await page.getByTestId("payout-submit").click()
+  const ask = page.getByRole("alertdialog")
+  await expect(ask.textContent()).resolves.toContain("Send €12.00 to Card •••• 1111?")
+  await app().screenshot("payout-confirm-dialog")
+  await ask.getByRole("button", { name: "Cancel", exact: true }).click()
+  await ask.waitFor({ state: "detached" })
+  expect(payoutRequests()).toBe(before)
+  expect((await app().api.get("/admin/payneteasy/payouts")).data.count).toBe(listBefore.count)
+
+  await page.getByTestId("payout-submit").click()
+  await page.getByRole("alertdialog").getByRole("button", { name: "Send €12.00", exact: true }).click()
+  await page.waitForURL(/\/app\/payouts\/[^/]+$/)
+  await page.locator('[data-testid="payout-status"][data-status="approved"]').waitFor({ timeout: 30_000 })
+  expect(payoutRequests()).toBe(before + 1)
+  const { data } = await app().api.get("/admin/payneteasy/payouts")
+  expect(data.count).toBe(listBefore.count + 1)
+  expect(data.payouts[0]).toMatchObject({ method: "single", amount: "12.00", currency_code: "EUR", status: "approved" })
+  expect(app().pageErrors).toEqual([])
 })

@@ -101,6 +101,12 @@ async function customerBuysSubscription(): Promise<{ orderId: string; customerId
   return { orderId, customerId: customer.id }
 }
 
+/** The recurring payment's status as the widget shows it: the server's value (the badge's data-status) and its label. */
+const statusOf = async (widget: import("playwright-core").Locator) => {
+  const badge = widget.getByTestId("payneteasy-recurring-status").locator("[data-status]")
+  return [await badge.getAttribute("data-status"), ((await badge.textContent()) ?? "").trim()]
+}
+
 const recurringOf = async (orderId: string) =>
   (await app().api.get(`/admin/payneteasy/recurring-payments?order_id=${orderId}`)).data.recurring_payments as any[]
 
@@ -124,7 +130,7 @@ it("order page: the recurring payment made from the order and its two renewal or
   const widget = page.getByTestId("payneteasy-order-recurring")
   await widget.waitFor()
   await expect(widget.getByTestId("payneteasy-recurring-gateway-id").textContent()).resolves.toBe(String(rp.recurring_payment_id))
-  await expect(widget.getByTestId("payneteasy-recurring-status").textContent()).resolves.toBe("active")
+  await expect(statusOf(widget)).resolves.toEqual(["active", "Active"])
   await expect(widget.getByRole("heading", { level: 3 }).textContent()).resolves.toBe(`${rp.amount} EUR every month`)
   await widget.getByTestId("payneteasy-recurring-charge").nth(1).waitFor()
   expect(await widget.getByTestId("payneteasy-recurring-charge").count()).toBe(2)
@@ -156,7 +162,7 @@ it("order page: the recurring payment made from the order and its two renewal or
   await expect(page.getByRole("alertdialog").textContent()).resolves.toContain("asks PaynetEasy to stop the schedule")
   await page.getByRole("button", { name: "Yes, cancel it", exact: true }).click()
   await waitFor("the recurring payment to be cancelled", async () => (await recurringOf(orderId))[0].status === "cancelled")
-  await waitFor("the widget to show it cancelled", async () => (await widget.getByTestId("payneteasy-recurring-status").textContent()) === "cancelled")
+  await waitFor("the widget to show it cancelled", async () => (await statusOf(widget)).join() === "cancelled,Cancelled")
   // which it was: stopped at the gateway (the sandbox's schedule stopped), not only here
   expect(await widget.getByTestId("payneteasy-recurring-gateway-stop").getAttribute("data-stopped")).toBe("true")
   expect(await widget.getByTestId("payneteasy-recurring-gateway-stop").textContent()).toContain("Stopped at the gateway")
@@ -169,7 +175,8 @@ it("order page: the recurring payment made from the order and its two renewal or
   expect(await row.count()).toBe(1)
   const text = (await row.first().textContent()) ?? ""
   expect(text).toContain(`${rp.amount} EUR every month`)
-  expect(text).toContain("cancelled")
+  expect(text).toContain("Cancelled")
+  expect(await row.first().locator('[data-status="cancelled"]').count()).toBe(1)
   expect(text).toContain("2 approved / 2")
   expect(text).toContain(orderId)
   await app().screenshot("customer-subscriptions", subs)
@@ -190,10 +197,10 @@ it("order page: a recurring payment that needs attention is set up again with Re
   await app().gotoAdmin(`/orders/${orderId}`)
   const widget = page.getByTestId("payneteasy-order-recurring")
   await widget.waitFor()
-  await expect(widget.getByTestId("payneteasy-recurring-status").textContent()).resolves.toBe("needs_attention")
+  await expect(statusOf(widget)).resolves.toEqual(["needs_attention", "Needs attention"])
   await expect(widget.getByTestId("payneteasy-recurring-reason").textContent()).resolves.toMatch(/a person must check the gateway and retry/)
   await widget.getByTestId("payneteasy-recurring-retry").click()
-  await waitFor("the widget to show it active", async () => (await widget.getByTestId("payneteasy-recurring-status").textContent()) === "active")
+  await waitFor("the widget to show it active", async () => (await statusOf(widget)).join() === "active,Active")
   const [rp] = await recurringOf(orderId)
   expect(rp).toMatchObject({ status: "active", reason: null, recurring_payment_id: expect.any(String) })
   expect(sandbox.control.byClientOrderId(rp.id)).toHaveLength(1)
@@ -211,6 +218,6 @@ it("order page: a guest's subscription order shows why no recurring payment was 
   const widget = app().page.getByTestId("payneteasy-order-recurring")
   await widget.waitFor()
   await expect(widget.getByTestId("payneteasy-recurring-reason").textContent()).resolves.toBe(row.reason)
-  await expect(widget.getByTestId("payneteasy-recurring-status").textContent()).resolves.toBe("not_set_up")
+  await expect(statusOf(widget)).resolves.toEqual(["not_set_up", "Not set up"])
   expect(await widget.getByTestId("payneteasy-recurring-cancel").count()).toBe(0)
 })

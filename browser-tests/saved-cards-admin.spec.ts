@@ -43,7 +43,7 @@ it("customer page: the saved-cards widget shows the card masked, from which orde
   const row = widget.getByTestId("payneteasy-customer-card")
   await row.first().waitFor()
   const text = (await row.first().textContent()) ?? ""
-  expect(text).toContain("444455••••••1111")
+  expect(text).toContain("•••• 1111") // the dashboard's one masking: brand •••• last four
   expect(text).toContain("12/2030")
   expect(text).toContain(`order ${orderId}`)
   expect(text).not.toContain(TEST_CARD.number)
@@ -56,10 +56,11 @@ it("order page: Charge saved card charges the outstanding amount after confirmat
   await app().gotoAdmin(`/orders/${orderId}`)
   const widget = page.getByTestId("payneteasy-order-rebill")
   await widget.waitFor()
-  await expect(widget.getByTestId("payneteasy-outstanding").textContent()).resolves.toContain("10.42 EUR")
+  await expect(widget.getByTestId("payneteasy-outstanding").textContent()).resolves.toContain("€10.42")
   await app().screenshot("order-charge-saved-card", widget)
   const rebills = sandbox.control.requests().REBILL ?? 0
   await widget.getByTestId("payneteasy-rebill-charge").click()
+  await expect(page.getByRole("alertdialog").textContent()).resolves.toMatch(/Charge €10\.42 to .* •••• 1111 now/)
   await page.getByRole("button", { name: "Charge", exact: true }).click()
   await waitFor("the order to be paid", async () => (await outstanding()) === "0")
   expect((sandbox.control.requests().REBILL ?? 0) - rebills).toBe(1)

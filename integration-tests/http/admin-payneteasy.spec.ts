@@ -95,6 +95,12 @@ medusaIntegrationTestRunner({
         expect.objectContaining({ source: "callback", type: "sale", status: "approved", amount: "10.42", outcome: "processed" }),
       ]))
       expect(s.later_events).toEqual([])
+      // How it was paid, 3-D Secure as far as a hosted payment can say, the money at a glance.
+      expect(s).toMatchObject({ kind: "hosted", three_ds: { state: "hosted_page" } })
+      expect(s.activity.map((a: any) => [a.kind, a.origin, a.amount, a.status])).toEqual([["sale", "checkout", "10.42", "approved"]])
+      expect(panel.summary).toEqual([
+        { currency: "EUR", authorized: "10.42", captured: "10.42", refunded: "0.00", charged_back: "0.00", left_to_capture: "0.00", pending: "0.00" },
+      ])
       noSecrets(res.data)
 
       const before = sandbox().control.requests().STATUS ?? 0
@@ -153,6 +159,8 @@ medusaIntegrationTestRunner({
         expect.objectContaining({ type: "chargeback", amount: "4.00", outside_medusa: true, warning: expect.stringMatching(/back office/) }),
       ])
       expect(panel.warnings).toHaveLength(1)
+      expect(panel.summary[0]).toMatchObject({ captured: "10.42", charged_back: "4.00" })
+      expect(panel.sessions[0].activity.map((a: any) => `${a.kind}:${a.origin}`)).toEqual(["sale:checkout", "chargeback:gateway"])
 
       // Mark the flagged payment handled: who and when, once.
       const handled = await post(`/admin/payneteasy/attention/${flagged.id}/handled`, { note: "refunded in the back office" })

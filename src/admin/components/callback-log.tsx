@@ -93,11 +93,11 @@ export function CallbackLog() {
                   <Table.Cell className="font-mono">{c.orderid}</Table.Cell>
                   <Table.Cell>{c.type || "—"}</Table.Cell>
                   <Table.Cell>
-                    <Status value={c.status} />
+                    <Status group="gateway" value={c.status} />
                   </Table.Cell>
                   <Table.Cell>{c.amount ? `${c.amount} ${c.currency ?? ""}` : "—"}</Table.Cell>
                   <Table.Cell title={c.outcome_detail ?? undefined}>
-                    <Status value={c.outcome} />
+                    <Status group="callbackOutcome" value={c.outcome} />
                   </Table.Cell>
                   <Table.Cell>
                     <Button size="small" variant="transparent" onClick={() => setOpen(open === c.id ? null : c.id)}>

@@ -1,32 +1,25 @@
-/** Small display helpers shared by the order widget and the PaynetEasy page (dates, statuses as badges). */
+/** Statuses as badges, through the one label table (lib/labels.ts) in the admin's language; dates the dashboard's way. */
 import { StatusBadge } from "@medusajs/ui"
+import type { StatusGroup } from "../lib/labels"
+import { formatDate } from "../lib/formatters"
+import { useWords } from "../lib/use-words"
 
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—")
-
-const COLORS: Record<string, "green" | "red" | "orange" | "blue" | "grey" | "purple"> = {
-  approved: "green",
-  processed: "green",
-  final: "green",
-  ok: "green",
-  declined: "red",
-  error: "red",
-  failed: "red",
-  filtered: "red",
-  flagged: "orange",
-  processing: "blue",
-  pending: "blue",
-  received: "blue",
-  unknown: "orange",
-  ignored: "grey",
-  active: "green",
-  cancelled: "grey",
-  canceled: "grey",
-  not_set_up: "orange",
-  needs_attention: "orange",
-  unmatched: "orange",
+export function Status({ group, value, testId }: { group: StatusGroup; value: string | null | undefined; testId?: string }) {
+  const w = useWords()
+  if (value === null || value === undefined || value === "") return <>—</>
+  const s = w.status(group, value)
+  return (
+    <StatusBadge color={s.color} data-testid={testId} data-status={value}>
+      {s.label}
+    </StatusBadge>
+  )
 }
 
-export function Status({ value }: { value: string | null | undefined }) {
-  const v = (value ?? "—").toLowerCase()
-  return <StatusBadge color={COLORS[v] ?? "grey"}>{value ?? "—"}</StatusBadge>
+/** A date as Medusa's dashboard writes it, in the admin's language. */
+export function When({ iso }: { iso: string | null | undefined }) {
+  const w = useWords()
+  return <>{w.date(iso)}</>
 }
+
+/** A date outside a component (a string): the dashboard's medium date and short time, in English. */
+export const when = (iso: string | null | undefined) => formatDate(iso)

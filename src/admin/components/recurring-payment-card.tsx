@@ -86,7 +86,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
           {money(rp.amount, rp.currency_code)} {describeSchedule(rp)}
         </Heading>
         <span data-testid="payneteasy-recurring-status">
-          <Status value={rp.status} />
+          <Status group="recurring" value={rp.status} />
         </span>
       </div>
       <div className="grid grid-cols-2 gap-4">
@@ -123,7 +123,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
               <Table.Row key={c.id} data-testid="payneteasy-recurring-charge">
                 <Table.Cell className="whitespace-nowrap">{when(c.charged_at)}</Table.Cell>
                 <Table.Cell>
-                  <Status value={c.status} />
+                  <Status group="recurringCharge" value={c.status} />
                   {c.error_message || c.note ? (
                     <Text size="xsmall" className="text-ui-fg-subtle">{[c.error_message, c.note].filter(Boolean).join(" — ")}</Text>
                   ) : null}

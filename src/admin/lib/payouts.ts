@@ -5,10 +5,11 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { sdk } from "./sdk"
+import type { PayoutStatus } from "../../core/payouts/payout-state"
+import type { PayoutSettings } from "./types"
+import { formatCard, lastFour } from "./formatters"
 
-export type PayoutStatus =
-  | "pending" | "form_issued" | "checking" | "checked" | "check_declined" | "processing"
-  | "approved" | "declined" | "error" | "filtered" | "failed"
+export type { PayoutStatus }
 
 export type Payout = {
   id: string
@@ -62,7 +63,8 @@ export function usePayouts(params: { status?: string; limit: number; offset: num
 export function usePayout(id: string) {
   return useQuery({
     queryKey: [...KEY, "detail", id],
-    queryFn: () => sdk.client.fetch<{ payout: Payout & { history: PayoutHistoryEntry[] } }>(`/admin/payneteasy/payouts/${id}`),
+    queryFn: () =>
+      sdk.client.fetch<{ payout: Payout & { history: PayoutHistoryEntry[]; people: Record<string, string> } }>(`/admin/payneteasy/payouts/${id}`),
     refetchInterval: (q) => (["approved", "declined", "error", "filtered", "check_declined", "failed"].includes(q.state.data?.payout.status ?? "") ? false : 2000),
   })
 }
@@ -95,7 +97,43 @@ export function useConfirmPayout(id: string) {
 
 export const newIdempotencyKey = () => `admin-${crypto.randomUUID()}`
 
-export const STATUS_COLOR: Record<PayoutStatus, "green" | "red" | "orange" | "blue" | "grey"> = {
-  pending: "grey", form_issued: "blue", checking: "orange", checked: "blue", check_declined: "red", processing: "orange",
-  approved: "green", declined: "red", error: "red", filtered: "red", failed: "red",
+/** The allowed currencies and per-payout limits (GET /admin/payneteasy/payout-settings), for the form to show up front. */
+export function usePayoutSettings() {
+  return useQuery({
+    queryKey: [...KEY, "settings"],
+    queryFn: () => sdk.client.fetch<PayoutSettings>("/admin/payneteasy/payout-settings"),
+    staleTime: 60_000,
+  })
+}
+
+export type CustomerHit = { id: string; email: string; first_name: string | null; last_name: string | null }
+
+/** Medusa's own admin customers search (name or e-mail), for picking whose saved card receives a payout. */
+export function useCustomerSearch(q: string) {
+  const term = q.trim()
+  return useQuery({
+    queryKey: ["payneteasy", "customer-search", term],
+    enabled: term.length >= 2,
+    queryFn: () =>
+      sdk.client.fetch<{ customers: CustomerHit[] }>("/admin/customers", {
+        query: { q: term, limit: 8, fields: "id,email,first_name,last_name" },
+      }),
+  })
+}
+
+/**
+ * A payout's destination in words, one card masking for every card: "Card •••• 1111", "Bank account … 6789".
+ * `summary` is the server's masked summary (payouts/destination.ts).
+ */
+export function destinationWords(
+  d: { type: string; summary: string | null } | null,
+  words: { kind: (type: string) => string; card: string; recipientEnters: string }
+): string {
+  if (!d) return words.recipientEnters
+  const four = lastFour(d.summary?.replace(/\s*\(.*\)\s*$/, "") ?? null)
+  if (d.type === "card" || d.type === "saved_card") {
+    const brand = d.type === "saved_card" ? /saved card (\S+)/.exec(d.summary ?? "")?.[1] ?? null : null
+    return formatCard(brand && brand !== "card" ? brand : null, four, words.card)
+  }
+  return four ? `${words.kind(d.type)} •••• ${four}` : words.kind(d.type)
 }

@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import type { RebillBalance } from "../../core/saved-cards/rebill-balance"
 import { sdk } from "./sdk"
+import { formatCard } from "./formatters"
 
 export type AdminSavedCard = {
   id: string
@@ -21,8 +22,8 @@ export type AdminSavedCard = {
   last_used_at: string | null
 }
 
-/** BIN, masked middle, last four: all a card ever shows. */
-export const maskedNumber = (c: Pick<AdminSavedCard, "bin" | "last4">) => `${c.bin ?? "••••••"}••••••${c.last4 ?? "••••"}`
+/** The one card masking of the dashboard (lib/formatters.ts): brand and last four, "Visa •••• 1111". */
+export const cardWords = (c: Pick<AdminSavedCard, "brand" | "last4">) => formatCard(c.brand, c.last4)
 
 /** 200 with the payment; or 202 (`type: "payment_pending"`, no payment yet) when the gateway has not confirmed it. */
 export type RebillAnswer = {

@@ -1,12 +1,12 @@
 /**
- * Customer page widget (zone customer.details.after): the customer's PaynetEasy saved cards — brand, masked number,
+ * Customer page widget (zone customer.details.after): the customer's PaynetEasy saved cards — brand and last four (the dashboard's one card masking),
  * expiry, where the card came from — with delete (after a confirmation). Never shows the gateway's card reference.
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { DetailWidgetProps, HttpTypes } from "@medusajs/framework/types"
 import { Button, Container, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
 import { errorText } from "../lib/hooks"
-import { maskedNumber, useCustomerCards, useDeleteCustomerCard, type AdminSavedCard } from "../lib/saved-card-hooks"
+import { cardWords, useCustomerCards, useDeleteCustomerCard, type AdminSavedCard } from "../lib/saved-card-hooks"
 
 function CustomerCardsWidget({ data: customer }: DetailWidgetProps<HttpTypes.AdminCustomer>) {
   const cards = useCustomerCards(customer.id)
@@ -16,7 +16,7 @@ function CustomerCardsWidget({ data: customer }: DetailWidgetProps<HttpTypes.Adm
   const onDelete = async (card: AdminSavedCard) => {
     const ok = await prompt({
       title: "Delete saved card?",
-      description: `${card.brand ?? "Card"} ${maskedNumber(card)} can no longer be charged after this.`,
+      description: `${cardWords(card)} can no longer be charged after this.`,
       confirmText: "Delete",
       cancelText: "Cancel",
     })
@@ -52,7 +52,7 @@ function CustomerCardsWidget({ data: customer }: DetailWidgetProps<HttpTypes.Adm
           <Table.Body>
             {cards.data.cards.map((c) => (
               <Table.Row key={c.id} data-testid="payneteasy-customer-card">
-                <Table.Cell className="font-mono">{`${c.brand ?? "Card"} ${maskedNumber(c)}`}</Table.Cell>
+                <Table.Cell>{cardWords(c)}</Table.Cell>
                 <Table.Cell>{c.exp_month && c.exp_year ? `${c.exp_month}/${c.exp_year}` : "—"}</Table.Cell>
                 <Table.Cell>{c.holder ?? "—"}</Table.Cell>
                 <Table.Cell>{c.source_order_id ? `order ${c.source_order_id}` : c.source === "verification" ? "card verification" : c.source}</Table.Cell>

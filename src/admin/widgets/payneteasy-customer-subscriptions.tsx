@@ -41,7 +41,7 @@ function CustomerSubscriptionsWidget({ data: customer }: DetailWidgetProps<HttpT
               <Table.Row key={rp.id} data-testid="payneteasy-customer-subscription">
                 <Table.Cell>{`${rp.amount} ${rp.currency_code.toUpperCase()} ${describeSchedule(rp)}`}</Table.Cell>
                 <Table.Cell>
-                  <Status value={rp.status} />
+                  <Status group="recurring" value={rp.status} />
                 </Table.Cell>
                 <Table.Cell>{rp.status === "active" ? when(rp.next_charge_at) : "—"}</Table.Cell>
                 <Table.Cell>{rp.charges.filter((c) => c.status === "approved").length} approved / {rp.charges.length}</Table.Cell>

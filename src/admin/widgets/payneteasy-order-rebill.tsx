@@ -11,13 +11,15 @@ import type { DetailWidgetProps, HttpTypes } from "@medusajs/framework/types"
 import { Button, Container, Heading, Input, Label, Select, Text, toast, usePrompt } from "@medusajs/ui"
 import { useEffect, useState } from "react"
 import { errorText } from "../lib/hooks"
-import { maskedNumber, useCustomerCards, useRebillBalance, useRebillOrder } from "../lib/saved-card-hooks"
+import { useWords } from "../lib/use-words"
+import { cardWords, useCustomerCards, useRebillBalance, useRebillOrder } from "../lib/saved-card-hooks"
 
 function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrder>) {
   const balance = useRebillBalance(order.id)
   const cards = useCustomerCards(balance.data?.customer_id ?? undefined)
   const rebill = useRebillOrder(order.id)
   const prompt = usePrompt()
+  const w = useWords()
   const [cardId, setCardId] = useState<string>("")
   const [amount, setAmount] = useState<string>("")
 
@@ -48,7 +50,7 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
     if (!card) return
     const ok = await prompt({
       title: "Charge saved card?",
-      description: `Charge ${amount} ${currency} to ${card.brand ?? "card"} ${maskedNumber(card)} now, without the customer present.`,
+      description: `Charge ${w.money(amount, currency)} to ${cardWords(card)} now, without the customer present.`,
       confirmText: "Charge",
       cancelText: "Cancel",
     })
@@ -58,7 +60,7 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
       {
         onSuccess: (r) =>
           r.payment
-            ? toast.success(`Charged ${r.payment.amount} ${r.payment.currency_code.toUpperCase()} (gateway: ${r.gateway_status})`)
+            ? toast.success(`Charged ${w.money(r.payment.amount, r.payment.currency_code)} to ${cardWords(card)}`)
             : toast.warning(r.message ?? "PaynetEasy has not confirmed the charge yet. Check the order at the gateway before charging again."),
         onError: (e) => toast.error(errorText(e)),
       }
@@ -69,7 +71,7 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
     <Container className="flex flex-col gap-y-3 px-6 py-4" data-testid="payneteasy-order-rebill">
       <Heading level="h2">Charge saved card</Heading>
       <Text size="small" data-testid="payneteasy-outstanding">
-        Chargeable: {chargeable} {currency}
+        Chargeable: {w.money(chargeable, currency)}
       </Text>
       <div className="flex flex-col gap-y-1">
         <Label size="small">Card</Label>
@@ -79,7 +81,7 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
           </Select.Trigger>
           <Select.Content>
             {cards.data.cards.map((c) => (
-              <Select.Item key={c.id} value={c.id}>{`${c.brand ?? "Card"} ${maskedNumber(c)} ${c.exp_month ?? ""}/${c.exp_year ?? ""}`}</Select.Item>
+              <Select.Item key={c.id} value={c.id}>{`${cardWords(c)} · ${c.exp_month ?? ""}/${c.exp_year ?? ""}`}</Select.Item>
             ))}
           </Select.Content>
         </Select>

@@ -23,6 +23,7 @@ import { statusClientFor } from "../connection"
 import { statusFields } from "../../gateway/requests"
 import { errorCodeOf, errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { callbackView, type CallbackView } from "./callback-view"
+import { activityOf, eventKind, moneySummary, threeDsState, type ActivityEntry, type MedusaMoneyRow, type MoneySummary, type PaymentKind, type SessionMoneyInput, type ThreeDsState } from "./order-money"
 
 const INITIAL_TYPES = new Set(["sale", "preauth", ""])
 const LEDGER_TYPES: Record<string, "captures" | "refunds" | "void"> = {
@@ -36,7 +37,17 @@ const LEDGER_TYPES: Record<string, "captures" | "refunds" | "void"> = {
 const THREE_DS_KEY = /3ds|three|eci|cavv|mpi|liability|authentication/i
 
 type SessionRow = { id: string; provider_id: string; status: string; amount?: unknown; currency_code?: string; data?: Record<string, unknown>; created_at?: string }
-type PaymentRow = { id: string; provider_id: string; payment_session_id?: string; data?: Record<string, unknown>; captured_at?: string | null; canceled_at?: string | null }
+type PaymentRow = {
+  id: string
+  provider_id: string
+  payment_session_id?: string
+  data?: Record<string, unknown>
+  created_at?: string | null
+  captured_at?: string | null
+  canceled_at?: string | null
+  captures?: MedusaMoneyRow[]
+  refunds?: MedusaMoneyRow[]
+}
 
 export interface StatusCheckView {
   serial_number: string | null
@@ -77,7 +88,11 @@ export interface SessionPanel {
   gateway_status: string | null
   error: { code?: string; message: string } | null
   ledger: Array<{ kind: "capture" | "refund" | "void"; id: string; amount: string; status: string | null; pending: boolean; serial_number: string | null }>
-  three_ds: { summary: string; fields: Record<string, string> }
+  /** how the money was taken: hosted page, card in the shop, saved card at checkout, an admin's rebill, a renewal */
+  kind: PaymentKind
+  three_ds: { state: ThreeDsState; summary: string; fields: Record<string, string> }
+  /** what happened, in order: the shop's own actions (who, when) and what only the gateway reported */
+  activity: ActivityEntry[]
   callbacks: CallbackView[]
   reconciliation: Array<Pick<ReconciliationRow, "target" | "state" | "checks" | "last_status" | "note"> & { last_checked_at: string | null; next_check_at: string | null }>
   transactions: StatusCheckView[]
@@ -88,6 +103,8 @@ export interface SessionPanel {
 export interface OrderPanel {
   order_id: string
   display_id: number | null
+  /** per currency: authorized, captured, refunded, charged back and left to capture (decimal strings) */
+  summary: MoneySummary[]
   /** false: no payment of this order went through a PaynetEasy provider (the widget hides itself). */
   is_payneteasy: boolean
   sessions: SessionPanel[]
@@ -107,6 +124,8 @@ async function orderSessions(container: MedusaContainer, orderId: string) {
       "payment_collections.id",
       "payment_collections.payment_sessions.*",
       "payment_collections.payments.*",
+      "payment_collections.payments.captures.*",
+      "payment_collections.payments.refunds.*",
     ],
     filters: { id: orderId },
   })
@@ -143,19 +162,24 @@ function ledgerOf(d: SessionData | undefined): SessionPanel["ledger"] {
   ]
 }
 
-function threeDs(callbacks: CallbackRow[], d: SessionData | undefined): SessionPanel["three_ds"] {
+const THREE_DS_SUMMARY: Record<ThreeDsState, string> = {
+  reported: "reported by the gateway (see fields)",
+  challenge_in_progress: "challenge in progress (the shopper has a 3-D Secure step to finish)",
+  challenge_completed: "challenge completed: the shopper confirmed the payment with the card's bank",
+  hosted_page: "run by the gateway's payment page (its result is not reported back)",
+  no_challenge: "no challenge was asked",
+  not_applicable: "not applicable: charged without the customer present",
+}
+
+function threeDs(callbacks: CallbackRow[], d: SessionData | undefined, kind: PaymentKind): SessionPanel["three_ds"] {
   const fields: Record<string, string> = {}
   for (const row of callbacks) {
     for (const [k, v] of Object.entries(row.params ?? {})) {
       if (THREE_DS_KEY.test(k) && typeof v === "string" && v !== "") fields[k] = scrub(v)
     }
   }
-  if (Object.keys(fields).length) return { summary: "reported by the gateway (see fields)", fields }
-  if (d?.nextAction) return { summary: "challenge in progress (the shopper has a 3-D Secure step to finish)", fields }
-  return {
-    summary: d?.flow === "hosted" ? "not reported by the gateway (its hosted page runs 3-D Secure itself)" : "not reported by the gateway",
-    fields,
-  }
+  const state = threeDsState(kind, d, Object.keys(fields).length > 0, callbacks.some((c) => c.source === "return"))
+  return { state, summary: THREE_DS_SUMMARY[state], fields }
 }
 
 function laterEvents(rows: CallbackRow[], d: SessionData | undefined): LaterEventView[] {
@@ -177,10 +201,12 @@ function laterEvents(rows: CallbackRow[], d: SessionData | undefined): LaterEven
         if (i >= 0) remaining[ledger].splice(i, 1)
       } else outside = true // chargeback, retrieval, fraud report, …: never something Medusa did
       const chargebackLike = !ledger
+      const money = r.amount ? ` of ${r.amount} ${r.currency ?? ""}`.trimEnd() : ""
+      const words = eventKind(r.type) === "chargeback" ? "chargeback" : eventKind(r.type) === "other" ? `gateway event (${r.type})` : eventKind(r.type)
       const warning = chargebackLike
-        ? `${r.type} ${r.status}: the card holder's bank took or disputes money; Medusa does not show this — answer it in the PaynetEasy back office`
+        ? `A ${words}${money} was reported by the gateway: the card holder's bank took or disputes this money and Medusa's payment does not show it — answer it in the PaynetEasy back office`
         : outside
-          ? `${r.type} ${r.status} of ${r.amount ?? "?"} ${r.currency ?? ""} was made outside Medusa: Medusa's payment does not show it`
+          ? `A ${words}${money} was made at the gateway outside this shop: Medusa's payment does not show it`
           : null
       return {
         callback_id: r.id,
@@ -202,18 +228,43 @@ export async function buildOrderPanel(container: MedusaContainer, orderId: strin
   const { order, sessions, payments } = await orderSessions(container, orderId)
   const service = svc(container)
   const ids = sessions.map((s) => s.id)
-  const [callbacks, watches, checks] = ids.length
+  const [callbacks, watches, checks, charges, rebills] = ids.length
     ? await Promise.all([
         service.listPaynetEasyCallbacks({ session_id: ids }, { order: { received_at: "ASC" }, take: 500 }) as unknown as Promise<CallbackRow[]>,
         service.listPaynetEasyReconciliations({ session_id: ids }, { take: 100 }) as unknown as Promise<ReconciliationRow[]>,
         service.listPaynetEasyStatusChecks({ session_id: ids }, { order: { checked_at: "DESC" }, take: 500 }) as unknown as Promise<any[]>,
+        service.listPaynetEasyCardCharges({ session_id: ids }, { take: 100 }) as unknown as Promise<Array<{ session_id: string; off_session: boolean }>>,
+        service.listPaynetEasyRebills({ session_id: ids }, { take: 100 }) as unknown as Promise<Array<{ session_id: string | null; requested_by: string | null }>>,
       ])
-    : [[], [], []]
-  const emails = await userEmails(container, checks.map((c) => c.checked_by))
+    : [[], [], [], [], []]
+  const medusaRows = new Map<string, MedusaMoneyRow>()
+  for (const p of payments) for (const r of [...(p.captures ?? []), ...(p.refunds ?? [])]) if (r?.id) medusaRows.set(r.id, r)
+  const emails = await userEmails(container, [
+    ...checks.map((c) => c.checked_by),
+    ...[...medusaRows.values()].map((r) => r.created_by),
+    ...rebills.map((r) => r.requested_by),
+  ])
+  const moneyInputs: SessionMoneyInput[] = []
   const panels: SessionPanel[] = sessions.map((s) => {
     const payment = payments.find((p) => p.payment_session_id === s.id)
     const d = parsed(payment?.data) ?? parsed(s.data)
     const mine = callbacks.filter((c) => c.session_id === s.id)
+    const rebill = rebills.find((r) => r.session_id === s.id)
+    const charge = charges.find((c) => c.session_id === s.id)
+    const kind: PaymentKind = rebill ? "rebill" : charge ? (charge.off_session ? "renewal" : "saved_card") : d?.flow === "direct" ? "direct" : "hosted"
+    const later = laterEvents(mine, d)
+    const moneyInput: SessionMoneyInput = {
+      session_id: s.id,
+      data: d,
+      kind,
+      authorized: !!payment,
+      authorized_at: iso(payment?.created_at),
+      started_by: rebill?.requested_by ? emails.get(rebill.requested_by) ?? null : null,
+      events: later,
+      medusa_rows: medusaRows,
+      emails,
+    }
+    moneyInputs.push(moneyInput)
     const myChecks = checks.filter((c) => c.session_id === s.id)
     const latest = new Map<string, StatusCheckView>()
     for (const c of myChecks) {
@@ -244,7 +295,9 @@ export async function buildOrderPanel(container: MedusaContainer, orderId: strin
       gateway_status: d?.gatewayStatus ?? null,
       error: d?.error ?? null,
       ledger: ledgerOf(d),
-      three_ds: threeDs(mine, d),
+      kind,
+      three_ds: threeDs(mine, d, kind),
+      activity: activityOf(moneyInput),
       callbacks: mine.map(callbackView),
       reconciliation: watches
         .filter((w) => w.session_id === s.id)
@@ -259,14 +312,15 @@ export async function buildOrderPanel(container: MedusaContainer, orderId: strin
         })),
       transactions: [...latest.values()],
       last_checked_at: myChecks[0] ? new Date(myChecks[0].checked_at).toISOString() : null,
-      later_events: laterEvents(mine, d),
+      later_events: later,
     }
   })
   const warnings = panels.flatMap((p) => [
     ...p.later_events.filter((e) => e.warning).map((e) => e.warning!),
     ...p.reconciliation.filter((r) => r.state === "flagged").map((r) => `reconciliation gave up on ${r.target || "the payment"}: ${r.note ?? "ask PaynetEasy"}`),
   ])
-  return { order_id: order.id, display_id: order.display_id ?? null, is_payneteasy: panels.length > 0, sessions: panels, warnings }
+  const summary = moneySummary(moneyInputs, panels.map((p) => p.activity))
+  return { order_id: order.id, display_id: order.display_id ?? null, summary, is_payneteasy: panels.length > 0, sessions: panels, warnings }
 }
 
 export interface CheckResult {

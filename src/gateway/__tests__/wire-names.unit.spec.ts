@@ -101,7 +101,7 @@ const OUR_API: Array<{ names: string[]; files: string[]; reason: string }> = [
   },
   {
     names: ["account_number", "bank_name", "bank_branch", "wallet_id"],
-    files: ["core/payouts/payout-request.ts", "admin/routes/payouts/create-payout-form.tsx", "core/payouts/destination.ts"],
+    files: ["core/payouts/payout-request.ts", "admin/routes/payouts/create-payout-form.tsx", "admin/lib/payout-form-errors.ts", "core/payouts/destination.ts"],
     reason: "the admin payout API's destination fields (its validators, the admin form, and the mapping to the builder)",
   },
 ]

@@ -1,28 +1,48 @@
 /**
- * Payout detail: amounts, destination summary, gateway ids, the hosted form's address with a copy button, the
- * confirm action for a checked two-step payout (one Idempotency-Key per view, so a double click is one request), and
- * the append-only history with each gateway answer.
+ * Payout detail: amount, destination, who created and confirmed it (by e-mail), the hosted form's address with a copy
+ * button, the confirm action for a checked two-step payout — asked first in a dialog naming amount, currency and
+ * destination, since it sends money (one Idempotency-Key per view, so a double click is one request) — and the
+ * append-only history with each gateway answer behind "Technical details".
  */
-import { Button, Container, Copy, Heading, StatusBadge, Table, Text, Toaster, toast } from "@medusajs/ui"
+import { Button, Container, Copy, Heading, Table, Text, Toaster, toast, usePrompt } from "@medusajs/ui"
 import { useMemo } from "react"
 import { useParams } from "react-router-dom"
-import { newIdempotencyKey, STATUS_COLOR, useConfirmPayout, usePayout } from "../../../lib/payouts"
+import { destinationWords, newIdempotencyKey, useConfirmPayout, usePayout } from "../../../lib/payouts"
+import { useWords } from "../../../lib/use-words"
+import { Status } from "../../../components/format"
 
 const PayoutDetailPage = () => {
   const { id = "" } = useParams()
   const { data, isLoading, error } = usePayout(id)
   const confirm = useConfirmPayout(id)
   const confirmKey = useMemo(() => newIdempotencyKey(), [id])
-  if (isLoading) return <Container><Text>Loading…</Text></Container>
+  const prompt = usePrompt()
+  const w = useWords()
+  const { t } = w
+  if (isLoading) return <Container><Text>{t("payneteasy.common.loading")}</Text></Container>
   if (error || !data) return <Container><Text className="text-ui-fg-error">{(error as Error)?.message ?? "not found"}</Text></Container>
   const p = data.payout
-  const row = (label: string, value: React.ReactNode) => (
-    <div className="grid grid-cols-2 px-6 py-3"><Text size="small" className="text-ui-fg-subtle">{label}</Text><Text size="small">{value ?? "—"}</Text></div>
+  const person = (actor: string | null) => (actor ? p.people?.[actor] ?? actor.replace(/^user:.*/, "—") : "—")
+  const amount = w.money(p.amount, p.currency_code)
+  const destination = destinationWords(p.destination, {
+    kind: (k) => w.status("destination", k).label,
+    card: t("payneteasy.common.cardUnknownBrand"),
+    recipientEnters: t("payneteasy.payouts.enteredByRecipient"),
+  })
+  const row = (label: string, value: React.ReactNode, testId?: string) => (
+    <div className="grid grid-cols-2 px-6 py-3"><Text size="small" className="text-ui-fg-subtle">{label}</Text><Text size="small" data-testid={testId}>{value ?? "—"}</Text></div>
   )
   const doConfirm = async () => {
+    const ok = await prompt({
+      title: t("payneteasy.confirm.title"),
+      description: t("payneteasy.confirm.payoutConfirm", { amount, destination }),
+      confirmText: t("payneteasy.confirm.send", { amount }),
+      cancelText: t("payneteasy.confirm.cancel"),
+    })
+    if (!ok) return
     try {
       const { payout } = await confirm.mutateAsync(confirmKey)
-      toast.success(`Payout ${payout.id}: ${payout.status}`)
+      toast.success(t("payneteasy.payouts.sentToast", { amount, status: w.status("payout", payout.status).label }))
     } catch (e: any) {
       toast.error(e?.message ?? String(e))
     }
@@ -32,52 +52,66 @@ const PayoutDetailPage = () => {
       <Toaster />
       <Container className="divide-y p-0">
         <div className="flex items-center justify-between px-6 py-4">
-          <Heading level="h1">Payout {p.amount} {p.currency_code}</Heading>
+          <Heading level="h1">{t("payneteasy.payouts.title")}: {amount}</Heading>
           <div className="flex items-center gap-x-2">
-            <StatusBadge color={STATUS_COLOR[p.status]} data-testid="payout-status">{p.status}</StatusBadge>
+            <Status group="payout" value={p.status} testId="payout-status" />
             {p.can_confirm ? (
-              <Button size="small" onClick={doConfirm} isLoading={confirm.isPending} data-testid="payout-confirm">Confirm payout</Button>
+              <Button size="small" onClick={doConfirm} isLoading={confirm.isPending} data-testid="payout-confirm">{t("payneteasy.payouts.confirm")}</Button>
             ) : null}
           </div>
         </div>
-        {row("Method", p.method)}
-        {row("Destination", p.destination ? `${p.destination.type}: ${p.destination.summary}` : "entered by the recipient on the hosted form")}
-        {row("Recipient", p.recipient)}
-        {row("Purpose", p.purpose)}
-        {row("client_orderid", p.client_orderid)}
-        {row("Gateway order id", p.gateway_order_id)}
-        {row("Check serial", p.check_serial)}
-        {row("Pay serial", p.pay_serial)}
-        {row("Gateway reason", p.error_message ? `${p.error_code ?? ""} ${p.error_message}` : null)}
-        {row("Created by", `${p.created_by ?? "—"} at ${new Date(p.created_at).toLocaleString()}`)}
-        {row("Confirmed by", p.confirmed_by ? `${p.confirmed_by} at ${new Date(p.confirmed_at as string).toLocaleString()}` : null)}
+        {row(t("payneteasy.payouts.method"), w.status("payoutMethod", p.method).label)}
+        {row(t("payneteasy.payouts.destination"), destination, "payout-destination")}
+        {row(t("payneteasy.payouts.recipient"), p.recipient)}
+        {row(t("payneteasy.payouts.purpose"), p.purpose)}
+        {row(t("payneteasy.payouts.gatewayReason"), p.error_message ? p.error_message : null)}
+        {row(t("payneteasy.payouts.createdBy"), t("payneteasy.payouts.whoAt", { who: person(p.created_by), when: w.date(p.created_at) }), "payout-created-by")}
+        {row(t("payneteasy.payouts.confirmedBy"), p.confirmed_by ? t("payneteasy.payouts.whoAt", { who: person(p.confirmed_by), when: w.date(p.confirmed_at) }) : null, "payout-confirmed-by")}
         {p.form_url ? (
           <div className="grid grid-cols-2 px-6 py-3">
-            <Text size="small" className="text-ui-fg-subtle">Hosted form address (send it to the recipient)</Text>
+            <Text size="small" className="text-ui-fg-subtle">{t("payneteasy.payouts.formUrl")}</Text>
             <div className="flex items-center gap-x-2"><Text size="small" className="truncate" data-testid="payout-form-url">{p.form_url}</Text><Copy content={p.form_url} /></div>
           </div>
         ) : null}
+        <details className="px-6 py-3" data-testid="payneteasy-technical">
+          <summary className="cursor-pointer select-none text-ui-fg-subtle txt-compact-small-plus">{t("payneteasy.common.technicalDetails")}</summary>
+          <div className="mt-2 grid grid-cols-2 gap-2 font-mono text-xs">
+            <span>client_orderid</span><span>{p.client_orderid}</span>
+            <span>gateway order id</span><span>{p.gateway_order_id ?? "—"}</span>
+            <span>check serial</span><span>{p.check_serial ?? "—"}</span>
+            <span>pay serial</span><span>{p.pay_serial ?? "—"}</span>
+            <span>error</span><span>{p.error_code ?? "—"}</span>
+            <span>id</span><span>{p.id}</span>
+          </div>
+        </details>
       </Container>
       <Container className="divide-y p-0">
-        <div className="px-6 py-4"><Heading level="h2">History</Heading></div>
+        <div className="px-6 py-4"><Heading level="h2">{t("payneteasy.payouts.history")}</Heading></div>
         <Table>
           <Table.Header>
             <Table.Row>
-              <Table.HeaderCell>Time</Table.HeaderCell>
-              <Table.HeaderCell>Actor</Table.HeaderCell>
-              <Table.HeaderCell>Event</Table.HeaderCell>
-              <Table.HeaderCell>Status</Table.HeaderCell>
-              <Table.HeaderCell>Gateway answer</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.payouts.time")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.payouts.actor")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.payouts.event")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.payouts.status")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.payouts.gatewayAnswer")}</Table.HeaderCell>
             </Table.Row>
           </Table.Header>
           <Table.Body>
             {p.history.map((h) => (
               <Table.Row key={h.id} data-testid="payout-history-row">
-                <Table.Cell>{new Date(h.at).toLocaleString()}</Table.Cell>
-                <Table.Cell>{h.actor}</Table.Cell>
+                <Table.Cell className="whitespace-nowrap">{w.date(h.at)}</Table.Cell>
+                <Table.Cell>{person(h.actor)}</Table.Cell>
                 <Table.Cell>{h.event}{h.note ? ` — ${h.note}` : ""}</Table.Cell>
-                <Table.Cell>{h.from_status ? `${h.from_status} → ` : ""}{h.to_status}</Table.Cell>
-                <Table.Cell><code className="text-xs">{h.gateway ? JSON.stringify(h.gateway) : ""}</code></Table.Cell>
+                <Table.Cell><Status group="payout" value={h.to_status} /></Table.Cell>
+                <Table.Cell>
+                  {h.gateway ? (
+                    <details>
+                      <summary className="cursor-pointer text-ui-fg-subtle">{t("payneteasy.common.technicalDetails")}</summary>
+                      <code className="text-xs">{JSON.stringify(h.gateway)}</code>
+                    </details>
+                  ) : null}
+                </Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>
