@@ -11,7 +11,8 @@
  * 3. a database template, migrated (`medusa db:migrate`) and seeded (`medusa exec admin-app-seed.ts`: the integration
  *    tests' store + an admin user) once per Medusa version × plugin migrations × providers × seed code × Redis on/off;
  *    each user clones it (`CREATE DATABASE … TEMPLATE …`) and drops its clone afterwards;
- * 4. `medusa start` as a detached child process (its own process group, stopped with SIGTERM then SIGKILL).
+ * 4. `medusa start` as a detached child process (its own process group, stopped with SIGTERM then SIGKILL),
+ *    NODE_ENV=development unless the caller passes another.
  * Postgres: DB_HOST/DB_PORT/DB_USERNAME/DB_PASSWORD or DATABASE_URL, else localhost:5432 user postgres.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process"
@@ -115,6 +116,8 @@ module.exports = defineConfig({
     // PNE_APP_STORE_CORS: a storefront on another origin (the storefront kit's browser tests); Medusa matches
     // these origins literally, so "*" admits no browser origin.
     http: { storeCors: process.env.PNE_APP_STORE_CORS || "*", adminCors: "*", authCors: process.env.PNE_APP_STORE_CORS || "*", jwtSecret: secret, cookieSecret: secret },
+    // Plain http on localhost: a Secure session cookie (NODE_ENV=production's default) would never be set.
+    cookieOptions: { secure: false },
   },
   admin: {
     disable: process.env.PNE_APP_ADMIN_DISABLED === "true",
@@ -294,7 +297,8 @@ export async function startMedusa(env: NodeJS.ProcessEnv, port: number, label = 
   const log = fs.createWriteStream(path.join(APP_DIR, "logs", `${label}-${port}.log`))
   const child = spawn(process.execPath, [CLI, "start", "--port", String(port)], {
     cwd: APP_DIR,
-    env: { ...env, NODE_ENV: "development", PORT: String(port) },
+    // development unless the caller says otherwise (the admin browser specs run production: the prebuilt dashboard)
+    env: { ...env, NODE_ENV: env.NODE_ENV ?? "development", PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   })
