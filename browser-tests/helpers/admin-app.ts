@@ -210,10 +210,16 @@ export function useAdminApp(options: AdminAppOptions = {}): () => AdminApp {
   }, options.setupTimeoutMs ?? 8 * 60_000)
 
   afterAll(async () => {
+    const t0 = Date.now()
     await browser?.close().catch(() => undefined)
+    const t1 = Date.now()
     await stopMedusa(child)
+    const t2 = Date.now()
     await sandbox?.close()
+    const t3 = Date.now()
     await database?.drop().catch(() => undefined)
+    // eslint-disable-next-line no-console
+    console.log(`admin-app tear-down (ms): ${JSON.stringify({ browser: t1 - t0, app: t2 - t1, sandbox: t3 - t2, database: Date.now() - t3 })}`)
   }, 60_000)
 
   return () => {

@@ -431,5 +431,11 @@ export function sandboxRegistrations(providers: AppProvider[], sandboxUrl: strin
 export async function cloneTemplate(template: string, prefix: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${process.pid}_${crypto.randomBytes(3).toString("hex")}`
   await adminSql(`create database ${quoteIdent(name)} template ${quoteIdent(template)}`)
-  return { name, url: databaseUrl(name), drop: () => adminSql(`drop database if exists ${quoteIdent(name)}`).then(() => undefined) }
+  // WITH (FORCE) (Postgres 13+): the stopped app's backends may linger, and a plain DROP waits for them.
+  const drop = () =>
+    adminSql(`drop database if exists ${quoteIdent(name)} with (force)`).then(
+      () => undefined,
+      (e: { code?: string }) => (e?.code === "42601" ? adminSql(`drop database if exists ${quoteIdent(name)}`).then(() => undefined) : Promise.reject(e))
+    )
+  return { name, url: databaseUrl(name), drop }
 }
