@@ -36,6 +36,7 @@ import {
 } from "../../integration-tests/helpers/built-app"
 import { ensureAdminBundle } from "./admin-bundle"
 import { launchChromium } from "./chromium"
+import { clonePrefix, releaseClone } from "./run-databases"
 
 export { ADMIN_PATH, httpApi }
 export type { AdminUser }
@@ -145,7 +146,7 @@ export function useAdminApp(options: AdminAppOptions = {}): () => AdminApp {
     t = Date.now()
     const template = await ensureTemplate(appEnv, providerIds)
     mark("template", t)
-    const clone = await cloneTemplate(template.name, "pne_admin")
+    const clone = await cloneTemplate(template.name, clonePrefix("admin"))
     database = clone
     t = Date.now()
     const started = await startMedusa({ ...appEnv, DATABASE_URL: clone.url, NODE_ENV: "production" }, port)
@@ -217,7 +218,7 @@ export function useAdminApp(options: AdminAppOptions = {}): () => AdminApp {
     const t2 = Date.now()
     await sandbox?.close()
     const t3 = Date.now()
-    await database?.drop().catch(() => undefined)
+    await releaseClone(database)
     // eslint-disable-next-line no-console
     console.log(`admin-app tear-down (ms): ${JSON.stringify({ browser: t1 - t0, app: t2 - t1, sandbox: t3 - t2, database: Date.now() - t3 })}`)
   }, 60_000)

@@ -1,4 +1,9 @@
-/** Jest globalTeardown for the browser tier: closes the run's Chromium (global-setup.ts), then stops the embedded Postgres if one was started. */
+/**
+ * Jest globalTeardown for the browser tier: closes the run's Chromium and drops the run's app databases
+ * (global-setup.ts, run-databases.ts), then stops the embedded Postgres if one was started.
+ */
+import { dropRunClones, RUN_ID_ENV } from "./run-databases"
+
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const stopPostgres: () => Promise<void> = require("../../integration-tests/setup/global-teardown.js")
 
@@ -7,6 +12,8 @@ export default async function browserGlobalTeardown(): Promise<void> {
   globalThis.__PNE_CHROMIUM_SERVER__ = undefined
   try {
     await server?.close()
+    const runId = process.env[RUN_ID_ENV]
+    if (runId) await dropRunClones(runId)
   } finally {
     await stopPostgres()
   }

@@ -268,7 +268,7 @@ const databaseExists = async (name: string) => (await adminSql(`select 1 from pg
  * The migrated (not seeded) database every seeded template starts from: `medusa db:migrate` once per Medusa version ×
  * plugin migrations × Redis on/off, however many provider sets the specs use.
  */
-async function ensureMigratedBase(appEnv: NodeJS.ProcessEnv): Promise<string> {
+export async function ensureMigratedBase(appEnv: NodeJS.ProcessEnv): Promise<string> {
   const migrations = fs.readdirSync(path.join(REPO_ROOT, "src", "modules", "payneteasy", "migrations")).sort().join(",")
   const medusaVersion = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "node_modules", "@medusajs", "medusa", "package.json"), "utf8")).version
   const key = crypto
