@@ -31,7 +31,7 @@ import { REPO_ROOT } from "../../integration-tests/helpers/paths"
 import { getFreePort } from "../../integration-tests/helpers/ports"
 import { checkoutToPaymentSession, completeCartResponse, type Api, type StoreFixture } from "../../integration-tests/helpers/store"
 import {
-  ADMIN_PATH, APP_DIR, childEnv, cloneTemplate, ensurePluginBuilt, ensureTemplate, httpApi, prepareAppDir, sandboxRegistrations, startMedusa,
+  ADMIN_PATH, childEnv, cloneTemplate, ensurePluginBuilt, ensureTemplate, httpApi, prepareAppDir, sandboxRegistrations, startMedusa,
   stopMedusa, type AdminUser, type AppProvider,
 } from "../../integration-tests/helpers/built-app"
 import { ensureAdminBundle } from "./admin-bundle"
