@@ -48,9 +48,10 @@ if (type === "integration:http") {
 } else if (type === "browser") {
   // Browser tests: browser-tests/**/*.spec.ts drive the sandbox's payer pages in the system Chromium (playwright-core).
   module.exports.testMatch = ["**/browser-tests/**/*.spec.[jt]s"]
-  // The admin specs (helpers/admin-app.ts) need a Postgres: found or started the same way as for integration tests.
-  module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
-  module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
+  // Once per run (browser-tests/helpers/global-setup.ts): a Postgres found or started as for integration tests, the
+  // plugin build, the admin dashboard's build and one Chromium that every spec file connects to.
+  module.exports.globalSetup = "<rootDir>/browser-tests/helpers/global-setup.ts"
+  module.exports.globalTeardown = "<rootDir>/browser-tests/helpers/global-teardown.ts"
 }
 
 // Unit vs contract: the unit spec files that start a server (the sandbox), open a connection or spawn a process form the

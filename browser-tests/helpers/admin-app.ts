@@ -15,8 +15,9 @@
  * How it is made (and why it is fast enough to run per spec file):
  * 1–3. the plugin build, the app directory that installs it and the cloned database template come from
  *    integration-tests/helpers/built-app.ts (shared with the two-instance reliability spec);
- * 4. `medusa start` with NODE_ENV=development (child process): the dashboard with the plugin's built admin extensions
- *    is served by Vite at /app, its pre-bundle cache kept per plugin build, so only the first run pays for it;
+ * 4. the dashboard with the plugin's built admin extensions, built once by Vite in production mode (admin-bundle.ts)
+ *    and reused by every spec file and run until the plugin build changes;
+ *    `medusa start` with NODE_ENV=production (child process) serves it at /app as static files, as a store runs it;
  * 5. Chromium (launchChromium) logs in through the dashboard's own login form.
  * Screenshots go to browser-tests/screenshots/ (git-ignored) or BROWSER_TEST_SCREENSHOTS.
  */
@@ -30,10 +31,12 @@ import { REPO_ROOT } from "../../integration-tests/helpers/paths"
 import { getFreePort } from "../../integration-tests/helpers/ports"
 import { checkoutToPaymentSession, completeCartResponse, type Api, type StoreFixture } from "../../integration-tests/helpers/store"
 import {
-  ADMIN_PATH, APP_DIR, childEnv, cloneTemplate, ensurePluginBuilt, ensureTemplate, httpApi, prepareAppDir, sandboxRegistrations, startMedusa,
+  ADMIN_PATH, childEnv, cloneTemplate, ensurePluginBuilt, ensureTemplate, httpApi, prepareAppDir, sandboxRegistrations, startMedusa,
   stopMedusa, type AdminUser, type AppProvider,
 } from "../../integration-tests/helpers/built-app"
+import { ensureAdminBundle } from "./admin-bundle"
 import { launchChromium } from "./chromium"
+import { clonePrefix, releaseClone } from "./run-databases"
 
 export { ADMIN_PATH, httpApi }
 export type { AdminUser }
@@ -101,15 +104,7 @@ export interface AdminApp {
   logs(): string
 }
 
-/** Vite's pre-bundle cache for this plugin build (older ones removed: a stale pre-bundle would serve old widgets). */
-function viteCacheDir(buildHash: string): string {
-  const root = path.join(APP_DIR, "vite-cache")
-  fs.mkdirSync(root, { recursive: true })
-  for (const d of fs.readdirSync(root)) if (d !== buildHash) fs.rmSync(path.join(root, d), { recursive: true, force: true })
-  return path.join(root, buildHash)
-}
-
-/** Logs in through the dashboard's own form; the first load may wait for Vite to pre-bundle the dashboard. */
+/** Logs in through the dashboard's own form. */
 async function login(page: Page, adminUrl: string, admin: AdminUser): Promise<void> {
   await page.goto(`${adminUrl}/login`, { waitUntil: "domcontentloaded", timeout: 240_000 })
   const email = page.locator('input[name="email"]')
@@ -136,6 +131,9 @@ export function useAdminApp(options: AdminAppOptions = {}): () => AdminApp {
     const buildHash = await ensurePluginBuilt()
     mark("build", t)
     prepareAppDir(buildHash)
+    t = Date.now()
+    await ensureAdminBundle(buildHash)
+    mark("admin bundle", t)
     sandbox = await startSandbox({ processingMs: 50, callbackDelayMs: 20, ...options.sandbox, port: 0, host: "127.0.0.1" })
     const port = await getFreePort()
     const url = `http://localhost:${port}`
@@ -143,16 +141,15 @@ export function useAdminApp(options: AdminAppOptions = {}): () => AdminApp {
     const providerIds = providers.map((p) => `pp_payneteasy_${p.id}`)
     const appEnv = childEnv({
       PNE_ADMIN_APP_PROVIDERS: JSON.stringify(registrations),
-      PNE_ADMIN_VITE_CACHE: viteCacheDir(buildHash),
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     })
     t = Date.now()
     const template = await ensureTemplate(appEnv, providerIds)
     mark("template", t)
-    const clone = await cloneTemplate(template.name, "pne_admin")
+    const clone = await cloneTemplate(template.name, clonePrefix("admin"))
     database = clone
     t = Date.now()
-    const started = await startMedusa({ ...appEnv, DATABASE_URL: clone.url }, port)
+    const started = await startMedusa({ ...appEnv, DATABASE_URL: clone.url, NODE_ENV: "production" }, port)
     child = started.child
     mark("boot", t)
     t = Date.now()
@@ -214,10 +211,16 @@ export function useAdminApp(options: AdminAppOptions = {}): () => AdminApp {
   }, options.setupTimeoutMs ?? 8 * 60_000)
 
   afterAll(async () => {
+    const t0 = Date.now()
     await browser?.close().catch(() => undefined)
+    const t1 = Date.now()
     await stopMedusa(child)
+    const t2 = Date.now()
     await sandbox?.close()
-    await database?.drop().catch(() => undefined)
+    const t3 = Date.now()
+    await releaseClone(database)
+    // eslint-disable-next-line no-console
+    console.log(`admin-app tear-down (ms): ${JSON.stringify({ browser: t1 - t0, app: t2 - t1, sandbox: t3 - t2, database: Date.now() - t3 })}`)
   }, 60_000)
 
   return () => {

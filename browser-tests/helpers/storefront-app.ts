@@ -16,6 +16,7 @@ import {
 } from "../../integration-tests/helpers/built-app"
 import { SHOP_PATH, startShopServer, STOREFRONT_RETURN_PATH, type ShopConfig } from "../../scripts/demo/shop"
 import { launchChromium } from "./chromium"
+import { clonePrefix, releaseClone } from "./run-databases"
 
 export const HOSTED = "pp_payneteasy_payneteasy"
 export const DIRECT = "pp_payneteasy_direct"
@@ -80,7 +81,7 @@ export function useStorefrontApp(): () => StorefrontApp {
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     })
     const template = await ensureTemplate(appEnv, [HOSTED, DIRECT])
-    const clone = await cloneTemplate(template.name, "pne_shop")
+    const clone = await cloneTemplate(template.name, clonePrefix("shop"))
     database = clone
     const started = await startMedusa({ ...appEnv, DATABASE_URL: clone.url }, port)
     child = started.child
@@ -104,7 +105,7 @@ export function useStorefrontApp(): () => StorefrontApp {
     await stopMedusa(child)
     await shop?.close()
     await sandbox?.close()
-    await database?.drop().catch(() => undefined)
+    await releaseClone(database)
   }, 60_000)
 
   beforeEach(async () => {

@@ -8,10 +8,12 @@
  *    medusa-config.js that reads everything variable from the environment (providers, admin on/off, Redis modules),
  *    `node_modules/*` symlinked to the repository's, and the plugin INSTALLED as `node_modules/medusa-payment-payneteasy`
  *    (package.json + a copy of .medusa/server), so Medusa and Vite see it exactly like a published package;
- * 3. a database template, migrated (`medusa db:migrate`) and seeded (`medusa exec admin-app-seed.ts`: the integration
- *    tests' store + an admin user) once per Medusa version × plugin migrations × providers × seed code × Redis on/off;
- *    each user clones it (`CREATE DATABASE … TEMPLATE …`) and drops its clone afterwards;
- * 4. `medusa start` as a detached child process (its own process group, stopped with SIGTERM then SIGKILL).
+ * 3. a database template: a base migrated once (`medusa db:migrate`) per Medusa version × plugin migrations × Redis
+ *    on/off, cloned and seeded (`medusa exec admin-app-seed.ts`: the integration tests' store + an admin user) once
+ *    per providers × seed code; each user clones that (`CREATE DATABASE … TEMPLATE …`) and drops its clone afterwards;
+ *    both are made under a Postgres advisory lock, so parallel spec files make each once;
+ * 4. `medusa start` as a detached child process (its own process group, stopped with SIGTERM then SIGKILL),
+ *    NODE_ENV=development unless the caller passes another.
  * Postgres: DB_HOST/DB_PORT/DB_USERNAME/DB_PASSWORD or DATABASE_URL, else localhost:5432 user postgres.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process"
@@ -115,6 +117,8 @@ module.exports = defineConfig({
     // PNE_APP_STORE_CORS: a storefront on another origin (the storefront kit's browser tests); Medusa matches
     // these origins literally, so "*" admits no browser origin.
     http: { storeCors: process.env.PNE_APP_STORE_CORS || "*", adminCors: "*", authCors: process.env.PNE_APP_STORE_CORS || "*", jwtSecret: secret, cookieSecret: secret },
+    // Plain http on localhost: a Secure session cookie (NODE_ENV=production's default) would never be set.
+    cookieOptions: { secure: false },
   },
   admin: {
     disable: process.env.PNE_APP_ADMIN_DISABLED === "true",
@@ -242,42 +246,86 @@ export interface AppFixture {
 }
 
 /**
- * The migrated and seeded template database for these providers (made once, then reused). Its name and fixture
- * depend on the Medusa version, the plugin's migrations, the provider ids and the seed code.
+ * Runs `fn` holding a Postgres advisory lock named `name` (on its own connection): spec files in parallel workers
+ * that need the same template make it once, the others wait for it and then reuse it.
  */
-export async function ensureTemplate(appEnv: NodeJS.ProcessEnv, providerIds: string[]): Promise<{ name: string; fixture: AppFixture }> {
+async function withAdvisoryLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { Client } = require("pg")
+  const client = new Client({ ...pgSettings(), database: "postgres" })
+  await client.connect()
+  try {
+    await client.query("select pg_advisory_lock(hashtext($1))", [name])
+    return await fn()
+  } finally {
+    await client.end() // ends the session, which releases the lock
+  }
+}
+
+const databaseExists = async (name: string) => (await adminSql(`select 1 from pg_database where datname = '${name}'`)).length > 0
+
+/**
+ * The migrated (not seeded) database every seeded template starts from: `medusa db:migrate` once per Medusa version ×
+ * plugin migrations × Redis on/off, however many provider sets the specs use.
+ */
+export async function ensureMigratedBase(appEnv: NodeJS.ProcessEnv): Promise<string> {
   const migrations = fs.readdirSync(path.join(REPO_ROOT, "src", "modules", "payneteasy", "migrations")).sort().join(",")
   const medusaVersion = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "node_modules", "@medusajs", "medusa", "package.json"), "utf8")).version
+  const key = crypto
+    .createHash("sha1")
+    .update([REPO_ROOT, medusaVersion, migrations, appEnv.PNE_APP_REDIS_URL ? "redis" : "local"].join("|"))
+    .digest("hex")
+    .slice(0, 16)
+  const name = `pne_admin_base_${key}`
+  const marker = path.join(APP_DIR, "templates", `${name}.migrated`)
+  return withAdvisoryLock(name, async () => {
+    if ((await databaseExists(name)) && fs.existsSync(marker)) return name
+    fs.mkdirSync(path.dirname(marker), { recursive: true })
+    await adminSql(`drop database if exists ${quoteIdent(name)}`)
+    await adminSql(`create database ${quoteIdent(name)}`)
+    await sh(process.execPath, [CLI, "db:migrate"], APP_DIR, 5 * 60_000, { ...appEnv, DATABASE_URL: databaseUrl(name) })
+    fs.writeFileSync(marker, new Date().toISOString())
+    return name
+  })
+}
+
+/**
+ * The migrated and seeded template database for these providers (made once, then reused): a clone of the migrated
+ * base (ensureMigratedBase) seeded for these provider ids. Its name and fixture depend on the base, the provider ids
+ * and the seed code.
+ */
+export async function ensureTemplate(appEnv: NodeJS.ProcessEnv, providerIds: string[]): Promise<{ name: string; fixture: AppFixture }> {
+  const base = await ensureMigratedBase(appEnv)
   const seedCode = ["browser-tests/helpers/admin-app-seed.ts", "integration-tests/helpers/store.ts"]
     .map((f) => fs.readFileSync(path.join(REPO_ROOT, f), "utf8"))
     .join("\n")
   const key = crypto
     .createHash("sha1")
-    .update([REPO_ROOT, medusaVersion, migrations, providerIds.join(","), seedCode, appEnv.PNE_APP_REDIS_URL ? "redis" : "local"].join("|"))
+    .update([base, providerIds.join(","), seedCode].join("|"))
     .digest("hex")
     .slice(0, 16)
   const name = `pne_admin_tpl_${key}`
   const fixtureFile = path.join(APP_DIR, "templates", `${name}.json`)
-  const exists = (await adminSql(`select 1 from pg_database where datname = '${name}'`)).length > 0
-  if (exists && fs.existsSync(fixtureFile)) {
+  return withAdvisoryLock(name, async () => {
+    if ((await databaseExists(name)) && fs.existsSync(fixtureFile)) {
+      return { name, fixture: JSON.parse(fs.readFileSync(fixtureFile, "utf8")) }
+    }
+    fs.mkdirSync(path.dirname(fixtureFile), { recursive: true })
+    await adminSql(`drop database if exists ${quoteIdent(name)}`)
+    await adminSql(`create database ${quoteIdent(name)} template ${quoteIdent(base)}`)
+    const seed = path.join(REPO_ROOT, "browser-tests", "helpers", "admin-app-seed.ts")
+    const tmpFixture = `${fixtureFile}.tmp`
+    await sh(process.execPath, [CLI, "exec", seed], APP_DIR, 5 * 60_000, {
+      ...appEnv,
+      DATABASE_URL: databaseUrl(name),
+      PNE_ADMIN_APP_FIXTURE: tmpFixture,
+      PNE_ADMIN_EMAIL: "admin@payneteasy.browser",
+      PNE_ADMIN_PASSWORD: "payneteasy-browser-password",
+      PNE_ADMIN_APP_PROVIDER_IDS: JSON.stringify(providerIds),
+    })
+    fs.renameSync(tmpFixture, fixtureFile)
     return { name, fixture: JSON.parse(fs.readFileSync(fixtureFile, "utf8")) }
-  }
-  fs.mkdirSync(path.dirname(fixtureFile), { recursive: true })
-  await adminSql(`drop database if exists ${quoteIdent(name)}`)
-  await adminSql(`create database ${quoteIdent(name)}`)
-  const env = { ...appEnv, DATABASE_URL: databaseUrl(name) }
-  await sh(process.execPath, [CLI, "db:migrate"], APP_DIR, 5 * 60_000, env)
-  const seed = path.join(REPO_ROOT, "browser-tests", "helpers", "admin-app-seed.ts")
-  const tmpFixture = `${fixtureFile}.tmp`
-  await sh(process.execPath, [CLI, "exec", seed], APP_DIR, 5 * 60_000, {
-    ...env,
-    PNE_ADMIN_APP_FIXTURE: tmpFixture,
-    PNE_ADMIN_EMAIL: "admin@payneteasy.browser",
-    PNE_ADMIN_PASSWORD: "payneteasy-browser-password",
-    PNE_ADMIN_APP_PROVIDER_IDS: JSON.stringify(providerIds),
   })
-  fs.renameSync(tmpFixture, fixtureFile)
-  return { name, fixture: JSON.parse(fs.readFileSync(fixtureFile, "utf8")) }
 }
 
 // ---------------------------------------------------------------- the running app
@@ -294,7 +342,8 @@ export async function startMedusa(env: NodeJS.ProcessEnv, port: number, label = 
   const log = fs.createWriteStream(path.join(APP_DIR, "logs", `${label}-${port}.log`))
   const child = spawn(process.execPath, [CLI, "start", "--port", String(port)], {
     cwd: APP_DIR,
-    env: { ...env, NODE_ENV: "development", PORT: String(port) },
+    // development unless the caller says otherwise (the admin browser specs run production: the prebuilt dashboard)
+    env: { ...env, NODE_ENV: env.NODE_ENV ?? "development", PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   })
@@ -382,5 +431,11 @@ export function sandboxRegistrations(providers: AppProvider[], sandboxUrl: strin
 export async function cloneTemplate(template: string, prefix: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${process.pid}_${crypto.randomBytes(3).toString("hex")}`
   await adminSql(`create database ${quoteIdent(name)} template ${quoteIdent(template)}`)
-  return { name, url: databaseUrl(name), drop: () => adminSql(`drop database if exists ${quoteIdent(name)}`).then(() => undefined) }
+  // WITH (FORCE) (Postgres 13+): the stopped app's backends may linger, and a plain DROP waits for them.
+  const drop = () =>
+    adminSql(`drop database if exists ${quoteIdent(name)} with (force)`).then(
+      () => undefined,
+      (e: { code?: string }) => (e?.code === "42601" ? adminSql(`drop database if exists ${quoteIdent(name)}`).then(() => undefined) : Promise.reject(e))
+    )
+  return { name, url: databaseUrl(name), drop }
 }
