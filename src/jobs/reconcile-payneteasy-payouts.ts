@@ -1,10 +1,10 @@
 /**
- * Scheduled reconciliation of PaynetEasy payouts that are not final (core/payouts/reconcile-payouts.ts).
+ * Scheduled reconciliation of PaynetEasy payouts that are not final (workflows/payneteasy/payouts/reconcile-payouts.ts).
  * Every 3 s, like the payment reconciliation: each tick asks only about payouts whose own next check (kept in the
  * database) has come.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { reconcilePayouts } from "../core/payouts/reconcile-payouts"
+import { reconcilePayouts } from "../workflows/payneteasy/payouts/reconcile-payouts"
 
 export default async function reconcilePaynetEasyPayoutsJob(container: MedusaContainer) {
   await reconcilePayouts(container)
