@@ -1,6 +1,6 @@
 /**
  * `POST /admin/payneteasy/recurring-payments/:id/retry` → `{ recurring_payment }`: sets up a recurring payment that
- * `needs_attention` again (core/recurring/retry-set-up.ts) and answers the row as the set-up left it:
+ * `needs_attention` again (workflows/payneteasy/recurring/retry-set-up.ts) and answers the row as the set-up left it:
  * `active` (made, or found at the gateway and adopted), `failed` (refused, with the gateway's reason), `needs_attention`
  * again (with the new reason), or `pending` while Medusa's step retries are still running. 404 for an unknown id, 409
  * when it does not need attention (already active, cancelled, failed, not set up, or being set up right now) or needs
@@ -8,7 +8,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { PAYNETEASY_MODULE } from "../../../../../../modules/payneteasy"
-import { retryRecurringSetUp } from "../../../../../../core/recurring/retry-set-up"
+import { retryRecurringSetUp } from "../../../../../../workflows/payneteasy/recurring/retry-set-up"
 import { sendError } from "../../../payouts/http"
 import { recurringPaymentView } from "../../../../../../core/dashboard/recurring-view"
 
