@@ -70,11 +70,11 @@ export async function findOverdueCharge(container: MedusaContainer, rp: Recurrin
 /**
  * The gateway knows none of the expected charges: within OVERDUE_GRACE_MS of the due date it is `waiting`; later the
  * recurring payment becomes `needs_attention` with the reason (under its lock; a callback that came meanwhile moved
- * next_charge_at on, and then it is `waiting`). `before` is what the flag replaced (status, reason, next check), for undoing it.
+ * next_charge_at on, and then it is `answered`: nothing to flag, nothing to ask again). `before` is what the flag replaced (status, reason, next check), for undoing it.
  */
 export async function flagIfOverdue(
   container: MedusaContainer, rp: RecurringPaymentRow, asked: string[], now: Date
-): Promise<{ verdict: "waiting" } | { verdict: "flagged"; reason: string; before: Pick<RecurringPaymentRow, "id" | "status" | "reason" | "next_check_at"> }> {
+): Promise<{ verdict: "waiting" | "answered" } | { verdict: "flagged"; reason: string; before: Pick<RecurringPaymentRow, "id" | "status" | "reason" | "next_check_at"> }> {
   const due = new Date(rp.next_charge_at!)
   if (now.getTime() - due.getTime() <= OVERDUE_GRACE_MS) return { verdict: "waiting" }
   const svc = service(container)
@@ -87,7 +87,7 @@ export async function flagIfOverdue(
     await svc.updatePaynetEasyRecurringPayments({ id: rp.id, status: "needs_attention", reason, next_check_at: null })
     return { id: fresh.id, status: fresh.status, reason: fresh.reason, next_check_at: fresh.next_check_at }
   }, { timeout: 30 })
-  if (!before) return { verdict: "waiting" }
+  if (!before) return { verdict: "answered" }
   container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy: recurring payment ${rp.id} needs attention: ${reason}`)
   return { verdict: "flagged", reason, before }
 }

@@ -12,7 +12,8 @@
  *                                               renewal workflow undoes its own steps when one fails
  *  3. payneteasy-recurring-flag-overdue         (the gateway knows none) more than the grace late → needs_attention with
  *                                               the reason; undone by putting the row back, unless it changed since
- *  4. payneteasy-recurring-schedule-recheck     (not flagged) ask again after RECHECK_MS; undone by restoring the next check
+ *  4. payneteasy-recurring-schedule-recheck     (found, or not yet overdue) ask again after RECHECK_MS; undone by
+ *                                               restoring the next check
  *  5. hook recurringPaymentReconciled           a store's own step ({ id, verdict }); if it fails, 4 and 3 are undone
  *
  * A run that fails is counted as an error and the row is asked about again after RECHECK_MS, never in a tight loop.
@@ -79,8 +80,9 @@ export const reconcileRecurringPaymentWorkflow = createWorkflow(RECONCILE_RECURR
     recordFoundChargeStep(transform({ input, lookup }, ({ input, lookup }) => ({ rp: input.rp, found: lookup.found! }))))
   const flag = when("payneteasy-recurring-charge-unknown", { lookup }, ({ lookup }) => !lookup.found).then(() =>
     flagOverdueStep(transform({ input, lookup }, ({ input, lookup }) => ({ rp: input.rp, asked: lookup.asked, checkedAt: input.checkedAt }))))
-  const verdict = transform({ recorded, flag }, ({ recorded, flag }): Verdict => (recorded ? "found" : flag?.verdict ?? "waiting"))
-  when("payneteasy-recurring-recheck-later", { verdict }, ({ verdict }) => verdict !== "flagged").then(() =>
+  const verdict = transform({ recorded, flag }, ({ recorded, flag }): Verdict =>
+    recorded ? "found" : flag?.verdict === "flagged" ? "flagged" : "waiting")
+  when("payneteasy-recurring-recheck-later", { flag }, ({ flag }) => flag?.verdict !== "flagged" && flag?.verdict !== "answered").then(() =>
     scheduleRecheckStep(transform({ input }, ({ input }) => ({ id: input.rp.id, checkedAt: input.checkedAt }))))
   const reconciled = createHook("recurringPaymentReconciled", transform({ input, verdict }, ({ input, verdict }) => ({ id: input.rp.id, verdict })))
   return new WorkflowResponse(verdict, { hooks: [reconciled] })

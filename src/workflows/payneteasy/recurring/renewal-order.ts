@@ -101,10 +101,13 @@ export const createRenewalOrderWorkflow = createWorkflow(RENEWAL_ORDER_WORKFLOW,
 export async function runRenewalOrder(container: MedusaContainer, rp: RecurringPaymentRow, charge: RecurringChargeRow): Promise<RenewalResult> {
   const { result, errors, transaction } = await createRenewalOrderWorkflow(container).run({ input: { rp, charge }, throwOnError: false })
   if (!errors?.length) return result as RenewalResult
-  const message = errors.map((e) => (e.error as Error)?.message ?? String(e.error)).join("; ")
-  const state = transaction?.getState?.()
-  const rolledBack = state === "reverted"
+  const message = errors.map((e) => String((e.error as Error)?.message ?? e.error).replace(/\s+/g, " ").trim()).join("; ")
+  // What ran and was not undone (the failing step itself undid its own nested workflow; Medusa still marks that
+  // step's compensation failed, so the transaction's state alone does not say whether the rest was rolled back).
+  const steps = Object.values((transaction?.getFlow?.()?.steps ?? {}) as Record<string, { definition?: { action?: string }; invoke: { state: string }; compensate: { state: string } }>)
+  const kept = steps.filter((st) => st.definition?.action && st.invoke.state === "done" && st.compensate.state !== "reverted").map((st) => st.definition!.action)
+  const rolledBack = !kept.length
     ? "nothing of it was kept (the workflow undid its steps)"
-    : `undoing its steps did not finish (workflow ${String(state)}): check for an unpaid renewal order of charge ${charge.id}`
+    : `undoing its steps did not finish (${kept.join(", ")}): check for an unpaid renewal order of charge ${charge.id}`
   return { ok: false, reason: `the renewal order could not be made and paid (${message}); ${rolledBack}` }
 }
