@@ -12,7 +12,9 @@ import { generateKeyPairSync } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
-import { reconcilePayouts } from "../../src/core/payouts/reconcile-payouts"
+import { reconcilePayouts, reconcilePayoutWorkflow } from "../../src/workflows/payneteasy/payouts/reconcile-payouts"
+import { PAYOUT_TICK_LOCK } from "../../src/core/payouts/reconcile-payouts"
+import { underTickLock } from "../../src/core/locks/tick-lock"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PRIVATE_KEY_ENV } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
@@ -48,6 +50,16 @@ const logged = captureLogs()
 afterAll(() => {
   delete process.env[PRIVATE_KEY_ENV]
 })
+
+/** Payouts whose `payoutReconciled` hook (a store's own step, our workflow's seam) fails: the step before it is undone. */
+const failReconciledHook = new Set<string>()
+reconcilePayoutWorkflow.hooks.payoutReconciled(async ({ id }: { id: string }) => {
+  if (failReconciledHook.has(id)) throw new Error(`a store's payoutReconciled step failed for ${id}`)
+})
+
+/** Each step of a workflow run: how its invoke and its compensation ended. */
+const stepStates = (transaction: any) => Object.fromEntries(Object.values(transaction.getFlow().steps as Record<string, any>)
+  .filter((st) => st.definition?.action).map((st) => [st.definition.action, { invoke: st.invoke.state, compensate: st.compensate.state }]))
 
 let keyCounter = 0
 const newKey = () => `test-key-${Date.now()}-${++keyCounter}`
@@ -371,6 +383,43 @@ medusaIntegrationTestRunner({
       const d = await detail(p.id)
       expect(d.error_message).toMatch(/Insufficient funds/)
       expect(d.history.some((h: any) => h.actor === "gateway:status" && h.to_status === "declined")).toBe(true)
+    })
+
+    it("the payout reconciliation workflow: a later step failing undoes the scheduled next check and releases the payout's lock", async () => {
+      sandbox().control.addFault({ kind: "outcome", operation: "PAYOUT", status: "processing", times: 1 })
+      sandbox().control.addFault({ kind: "callback-off", operation: "PAYOUT", times: 1 })
+      const res = await create({ method: "single", amount: "4.00", currency_code: "EUR", destination: DESTINATIONS.wallet })
+      const id = res.data.payout.id
+      expect(res.data.payout.status).toBe("processing")
+      const svc = getContainer().resolve<any>(PAYNETEASY_MODULE)
+      const row = async () => (await svc.listPaynetEasyPayouts({ id }, { take: 1 }))[0]
+      const checkedAt = new Date(Date.now() + 60_000).toISOString()
+      const run = () => reconcilePayoutWorkflow(getContainer()).run({ input: { id, checkedAt, lockOwner: `test-${Date.now()}` }, throwOnError: false })
+      // the scheduled job keeps off while this holds its tick lock
+      await underTickLock(getContainer(), PAYOUT_TICK_LOCK, async () => {
+        const before = await row()
+        const statusAsked = requests().STATUS ?? 0
+        failReconciledHook.add(id)
+        const failed = await run()
+        expect(failed.errors.map((e: any) => e.error?.message)).toEqual([expect.stringMatching(/payoutReconciled step failed/)])
+        expect(failed.transaction.getState()).toBe("reverted")
+        expect((requests().STATUS ?? 0) - statusAsked).toBe(1)
+        expect(stepStates(failed.transaction)["payneteasy-payout-schedule-check"]).toEqual({ invoke: "done", compensate: "reverted" })
+        const undone = await row()
+        // the step ran (STATUS asked, the next check written), then was undone: the row is as before
+        expect({ status: undone.status, checks: undone.checks, next: new Date(undone.next_check_at).getTime() })
+          .toEqual({ status: "processing", checks: before.checks, next: new Date(before.next_check_at).getTime() })
+        failReconciledHook.delete(id)
+        // the lock was released by the undo: the same workflow runs again at once and schedules the next check
+        const t0 = Date.now()
+        const ok = await run()
+        expect(ok.errors).toEqual([])
+        expect(Date.now() - t0).toBeLessThan(30_000)
+        const scheduled = await row()
+        expect(scheduled.checks).toBe(before.checks + 1)
+        expect(new Date(scheduled.next_check_at).getTime()).toBeGreaterThan(new Date(checkedAt).getTime())
+      })
+      sandbox().control.forceStatus(gatewayOrders(id)[0].orderid, "approved")
     })
 
     it("lists with status filter and pagination; detail has the history", async () => {

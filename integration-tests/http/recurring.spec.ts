@@ -15,7 +15,11 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
 import { callbackControl } from "../../src/gateway"
-import { reconcileRecurringCharges } from "../../src/core/recurring/reconcile-charges"
+import { reconcileRecurringCharges, reconcileRecurringPaymentWorkflow } from "../../src/workflows/payneteasy/recurring/reconcile-charges"
+import { createRenewalOrderWorkflow, runRenewalOrder } from "../../src/workflows/payneteasy/recurring/renewal-order"
+import { retryRecurringSetUp, retryRecurringSetUpWorkflow } from "../../src/workflows/payneteasy/recurring/retry-set-up"
+import { RECURRING_TICK_LOCK } from "../../src/core/recurring/reconcile-charges"
+import { underTickLock } from "../../src/core/locks/tick-lock"
 import { backendUrl } from "../helpers/backend-url"
 import { createRecurringFromOrderWorkflow } from "../../src/workflows/payneteasy/recurring/create-from-order"
 import { CHARGE_FAILED_EVENT } from "../../src/core/recurring/charge-callback"
@@ -36,6 +40,18 @@ const sandbox = useV4Registration()
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "11", expYear: "2032", holder: "Sub Scriber" }
 // 2 × 10.42 + 4.99 shipping: what each period costs, exact to the cent
 const PER_PERIOD = "25.83"
+
+/** Rows whose hook (a store's own step, our workflows' seam) fails: the steps before it are undone. */
+const failHookFor = new Set<string>()
+const failingHook = (name: string) => async ({ id }: { id: string }) => {
+  if (failHookFor.has(id)) throw new Error(`a store's ${name} step failed for ${id}`)
+}
+reconcileRecurringPaymentWorkflow.hooks.recurringPaymentReconciled(failingHook("recurringPaymentReconciled"))
+retryRecurringSetUpWorkflow.hooks.recurringSetUpReopened(failingHook("recurringSetUpReopened"))
+
+/** Each step of a workflow run: how its invoke and its compensation ended. */
+const stepStates = (transaction: any) => Object.fromEntries(Object.values(transaction.getFlow().steps as Record<string, any>)
+  .filter((st) => st.definition?.action).map((st) => [st.definition.action, { invoke: st.invoke.state, compensate: st.compensate.state }]))
 
 medusaIntegrationTestRunner({
   cwd: TEST_APP_DIR,
@@ -497,6 +513,91 @@ medusaIntegrationTestRunner({
       const [rp] = await settledFor(order.id)
       expect(rp).toMatchObject({ status: "not_set_up", reason: expect.stringMatching(/no private key.*RSA-SHA256.*pp_payneteasy_auto/) })
       expect(sandbox().control.requests().CREATE_RP_V4 ?? 0).toBe(before)
+    })
+
+    describe("money actions are workflows (issue 33): a later step failing undoes the earlier ones", () => {
+      const rows = () => getContainer().resolve<any>("payneteasy")
+      const rowOf = async (id: string) => (await rows().listPaynetEasyRecurringPayments({ id }, { take: 1 }))[0]
+
+      it("renewal order: the payment session step failing deletes the order made before it and clears the charge's token", async () => {
+        const customer = await registerCustomer(api, eur, "renewal-undone")
+        const order = await buy(V4_PROVIDER, customer.headers)
+        const [view] = await settledFor(order.id)
+        const rp = await rowOf(view.id)
+        const charge = await rows().createPaynetEasyRecurringCharges({
+          recurring_payment_row_id: rp.id, gateway_order_id: `undo-${Date.now()}`, client_orderid: `${rp.id}-c9`, status: "approved",
+          amount: PER_PERIOD, currency_code: "EUR", charged_at: new Date(),
+        })
+        const renewalsOf = async () => (await getContainer().resolve(Modules.ORDER).listOrders({ customer_id: customer.id } as any,
+          { select: ["id", "metadata"] })).filter((o: any) => o.metadata?.payneteasy_charge === charge.id)
+        // a provider the region does not offer: core-flows' createPaymentSessionsWorkflow refuses it, after the order,
+        // its payment collection and the charge's token were made
+        const failed = await createRenewalOrderWorkflow(getContainer()).run({
+          input: { rp: { ...rp, provider_id: "pp_payneteasy_not_in_region" }, charge }, throwOnError: false,
+        })
+        expect(failed.errors.map((e: any) => e.action)).toEqual(["create-payment-sessions-as-step"])
+        // every step before it ran and was undone: the order (core-flows' own compensation), its payment collection, the token
+        const states = stepStates(failed.transaction)
+        for (const step of ["create-orders-as-step", "create-order-payment-collection-as-step", "payneteasy-renewal-payment-token"]) {
+          expect([step, states[step]]).toEqual([step, { invoke: "done", compensate: "reverted" }])
+        }
+        // the order the order step made (its output, kept in the run's context) is gone
+        const orderStep = JSON.stringify((failed.transaction.getContext().invoke as any)["create-orders-as-step"])
+        const orderId = /"id":"(order_[0-9A-Z]+)"/.exec(orderStep)?.[1]
+        expect(orderId).toMatch(/^order_/)
+        const orders = getContainer().resolve(Modules.ORDER)
+        expect(await orders.listOrders({ id: orderId } as any)).toEqual([])
+        expect(await renewalsOf()).toEqual([])
+        const [after] = await rows().listPaynetEasyRecurringCharges({ id: charge.id }, { take: 1 })
+        expect(after).toMatchObject({ status: "approved", payment_token: null, renewal_order_id: null })
+        // the runner the charge path uses answers it as a reason for a person, not an exception
+        const answered = await runRenewalOrder(getContainer(), { ...rp, provider_id: "pp_payneteasy_not_in_region" }, charge)
+        expect(answered).toEqual({ ok: false, reason: expect.stringMatching(/could not be made and paid .*nothing of it was kept/) })
+        expect(await renewalsOf()).toEqual([])
+      })
+
+      it("recurring reconciliation: a later step failing puts back the overdue flag and the next check", async () => {
+        const customer = await registerCustomer(api, eur, "flag-undone")
+        const order = await buy(V4_PROVIDER, customer.headers)
+        const [view] = await settledFor(order.id)
+        const rp = await rowOf(view.id)
+        const checkedAt = new Date(new Date(rp.next_charge_at).getTime() + 49 * 3_600_000).toISOString()
+        const run = () => reconcileRecurringPaymentWorkflow(getContainer()).run({ input: { rp, checkedAt }, throwOnError: false })
+        await underTickLock(getContainer(), RECURRING_TICK_LOCK, async () => {
+          failHookFor.add(rp.id)
+          const failed = await run()
+          failHookFor.delete(rp.id)
+          expect(failed.errors.map((e: any) => e.error?.message)).toEqual([expect.stringMatching(/recurringPaymentReconciled step failed/)])
+          expect(stepStates(failed.transaction)["payneteasy-recurring-flag-overdue"]).toEqual({ invoke: "done", compensate: "reverted" })
+          expect(await rowOf(rp.id)).toMatchObject({ status: "active", reason: null, next_check_at: rp.next_check_at })
+          // without the failing step the same run flags it
+          const ok = await run()
+          expect(ok.errors).toEqual([])
+          expect(ok.result).toBe("flagged")
+          expect(await rowOf(rp.id)).toMatchObject({ status: "needs_attention", reason: expect.stringMatching(/no charge reported by the gateway/) })
+        })
+      })
+
+      it("retry set-up: a later step failing puts the row back to needs_attention with its reason; nothing is sent", async () => {
+        const order = await buy(V4_PROVIDER, storeHeaders(eur).headers)
+        const [view] = await settledFor(order.id)
+        expect(view.status).toBe("not_set_up")
+        const reason = "a person looked at it (test)"
+        await rows().updatePaynetEasyRecurringPayments({ id: view.id, status: "needs_attention", reason })
+        const before = sandbox().control.requests()
+        failHookFor.add(view.id)
+        const failed = await retryRecurringSetUpWorkflow(getContainer()).run({ input: { id: view.id }, throwOnError: false })
+        expect(failed.errors.map((e: any) => e.error?.message)).toEqual([expect.stringMatching(/recurringSetUpReopened step failed/)])
+        expect(stepStates(failed.transaction)["payneteasy-recurring-reopen-set-up"]).toEqual({ invoke: "done", compensate: "reverted" })
+        expect(stepStates(failed.transaction)["payneteasy-recurring-run-set-up"]).toEqual({ invoke: "not_started", compensate: "dormant" })
+        // the function the admin route calls passes the failure on (Medusa serialises a step's error: a message, not an Error)
+        await expect(retryRecurringSetUp(getContainer(), view.id)).rejects.toMatchObject({ message: expect.stringMatching(/recurringSetUpReopened step failed/) })
+        failHookFor.delete(view.id)
+        expect(await rowOf(view.id)).toMatchObject({ status: "needs_attention", reason })
+        expect(sandbox().control.requests()).toEqual(before)
+        // without the failing step it runs the set-up, which decides again (a guest order: not set up)
+        expect(await retryRecurringSetUp(getContainer(), view.id)).toMatchObject({ id: view.id, status: "not_set_up", reason: expect.stringMatching(/guest order/) })
+      })
     })
 
     it("the list route refuses a malformed filter, naming it", async () => {

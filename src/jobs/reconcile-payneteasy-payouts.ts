@@ -4,7 +4,7 @@
  * database) has come.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { reconcilePayouts } from "../core/payouts/reconcile-payouts"
+import { reconcilePayouts } from "../workflows/payneteasy/payouts/reconcile-payouts"
 
 export default async function reconcilePaynetEasyPayoutsJob(container: MedusaContainer) {
   await reconcilePayouts(container)

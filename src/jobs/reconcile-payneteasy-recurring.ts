@@ -4,7 +4,7 @@
  * only about recurring payments whose charge is overdue and whose own next check (kept in the database) has come.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { reconcileRecurringCharges } from "../core/recurring/reconcile-charges"
+import { reconcileRecurringCharges } from "../workflows/payneteasy/recurring/reconcile-charges"
 
 export default async function reconcilePaynetEasyRecurringJob(container: MedusaContainer) {
   await reconcileRecurringCharges(container)

@@ -64,10 +64,13 @@ export const isFinalPayout = (s: PayoutStatus) => FINAL_PAYOUT_STATUSES.has(s)
 
 export const payoutService = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 
-const LOCK_TIMEOUT_S = 60
+export const LOCK_TIMEOUT_S = 60
+
+/** The lock a payout is changed under (withPayoutLock; the reconciliation workflow takes it with acquireLockStep). */
+export const payoutLockKey = (payoutId: string) => `payneteasy:payout:${payoutId}`
 
 export async function withPayoutLock<T>(container: MedusaContainer, payoutId: string, fn: () => Promise<T>): Promise<T> {
-  return container.resolve(Modules.LOCKING).execute(`payneteasy:payout:${payoutId}`, fn, { timeout: LOCK_TIMEOUT_S })
+  return container.resolve(Modules.LOCKING).execute(payoutLockKey(payoutId), fn, { timeout: LOCK_TIMEOUT_S })
 }
 
 export async function getPayout(container: MedusaContainer, id: string): Promise<PayoutRow | undefined> {

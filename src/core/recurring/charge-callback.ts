@@ -4,7 +4,8 @@
  * passes what STATUS reported, through this same function). The report is only a trigger: STATUS for the charge's
  * client_orderid and orderid decides, under the recurring payment's lock (`payneteasy:recurring:<row id>`), and one
  * charge row per gateway order (unique) makes a redelivered callback a no-op.
- * - approved → a renewal order with its payment captured (renewal-order.ts); for a cancelled recurring payment, or an
+ * - approved → a renewal order with its payment captured: `renew`, the renewal-order workflow's runner
+ *   (core/recurring/renewal-order.ts; the caller passes it, core never imports a workflow); for a cancelled recurring payment, or an
  *   amount that is not the subscription's, nothing is created and the charge is flagged for a person (refund at the gateway);
  * - declined / error / filtered → recorded on the recurring payment and the event `payneteasy.recurring_payment.charge_failed`
  *   emitted (a store subscribes to it to e-mail the customer).
@@ -19,7 +20,7 @@ import { isFinal } from "../connection"
 import { recurringRowId } from "../callbacks/order-kinds"
 import type { CallbackRow, RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 import { service } from "./records"
-import { createRenewalOrder } from "./renewal-order"
+import type { RenewOrder } from "./renewal-order"
 import { statusFields } from "../../gateway/requests"
 import { errorCodeOf, errorMessageOf } from "../../gateway/replies"
 
@@ -33,7 +34,7 @@ export type ChargeReport = Pick<CallbackRow, "client_orderid" | "orderid" | "amo
 /** The reason reconciliation writes when a charge is overdue and unknown to the gateway; a charge arriving clears it. */
 export const OVERDUE_REASON_PREFIX = "no charge reported by the gateway"
 
-export async function processRecurringCharge(container: MedusaContainer, row: ChargeReport): Promise<Result> {
+export async function processRecurringCharge(container: MedusaContainer, row: ChargeReport, renew: RenewOrder): Promise<Result> {
   const id = recurringRowId(row.client_orderid)
   const svc = service(container)
   const [rp] = (id ? await svc.listPaynetEasyRecurringPayments({ id }, { take: 1 }) : []) as RecurringPaymentRow[]
@@ -83,7 +84,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
       })
       return { outcome: "processed", detail: `charge ${row.orderid} ${status.status}: recorded, ${CHARGE_FAILED_EVENT} emitted` }
     }
-    const renewal = await createRenewalOrder(container, rp, charge)
+    const renewal = await renew(container, rp, charge)
     if (!renewal.ok) {
       await svc.updatePaynetEasyRecurringCharges({ id: charge.id, status: "unmatched", note: scrub(renewal.reason), renewal_order_id: renewal.orderId ?? null })
       logger.warn(`PaynetEasy: recurring charge ${row.orderid} of ${rp.id}: ${renewal.reason}`)

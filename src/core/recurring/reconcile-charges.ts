@@ -1,6 +1,9 @@
 /**
+ * The domain of the reconciliation of recurring charges (the steps of workflows/payneteasy/recurring/
+ * reconcile-charges.ts call these functions, one recurring payment per workflow run, under the tick lock).
  * Reconciliation of recurring charges whose callback never came (issue 14: the gateway charged the card, every
  * callback attempt was lost, so no renewal order was made). Run by the `payneteasy-reconcile-recurring` job.
+ * Its tick (core/recurring/reconcile-charges.ts) runs under RECURRING_TICK_LOCK.
  *
  * For an active recurring payment whose `next_charge_at` has passed (and whose own `next_check_at` has come), STATUS
  * is asked for the charge we expect next: `<row id>-c<n>`, n = the highest charge number recorded + 1 (then any lower
@@ -14,13 +17,11 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { scrub } from "../../gateway/scrub"
 import { isNotFound } from "../connection"
 import { cardsClient } from "../connection/cards-config"
 import type { RecurringPaymentRow } from "../../modules/payneteasy/service"
 import { expectedChargeIds } from "./charge-ids"
-import { OVERDUE_REASON_PREFIX, processRecurringCharge } from "./charge-callback"
-import { underTickLock } from "../locks/tick-lock"
+import { OVERDUE_REASON_PREFIX, type ChargeReport } from "./charge-callback"
 import { service } from "./records"
 import { statusFields } from "../../gateway/requests"
 import { orderIdOf } from "../../gateway/replies"
@@ -35,11 +36,22 @@ export const OVERDUE_GRACE_MS = 48 * 3_600_000
 
 export type RecurringReconcileReport = { skipped: boolean; checked: number; found: number; flagged: number; errors: number }
 
-type One = "found" | "waiting" | "flagged"
+/** Active recurring payments whose charge is overdue and whose own next check has come (at most LIMIT). */
+export async function dueRecurringPayments(container: MedusaContainer, at: Date): Promise<RecurringPaymentRow[]> {
+  return (await service(container).listPaynetEasyRecurringPayments(
+    { status: "active", recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
+    { take: LIMIT, order: { next_charge_at: "ASC" } }
+  )) as RecurringPaymentRow[]
+}
 
-async function reconcileOne(container: MedusaContainer, rp: RecurringPaymentRow, now: Date): Promise<One> {
-  const svc = service(container)
-  const charges = (await svc.listPaynetEasyRecurringCharges({ recurring_payment_row_id: rp.id }, { select: ["client_orderid"] })) as Array<{ client_orderid: string }>
+export type OverdueLookup = { asked: string[]; found: ChargeReport | null }
+
+/**
+ * STATUS for the charges we expect next (`<row id>-c<n>`, at most MAX_ASKS): the first the gateway knows, as a charge
+ * report the callback's own path takes; read-only.
+ */
+export async function findOverdueCharge(container: MedusaContainer, rp: RecurringPaymentRow): Promise<OverdueLookup> {
+  const charges = (await service(container).listPaynetEasyRecurringCharges({ recurring_payment_row_id: rp.id }, { select: ["client_orderid"] })) as Array<{ client_orderid: string }>
   const asked = expectedChargeIds(rp.id, charges.map((c) => c.client_orderid), MAX_ASKS)
   const client = cardsClient(container, rp.provider_id!)
   for (const clientOrderId of asked) {
@@ -52,54 +64,54 @@ async function reconcileOne(container: MedusaContainer, rp: RecurringPaymentRow,
     }
     const orderid = orderIdOf(status)
     if (!orderid) continue
-    const result = await processRecurringCharge(container, { client_orderid: clientOrderId, orderid, amount: status.amount ?? null, currency: status.currency ?? null })
-    container.resolve(ContainerRegistrationKeys.LOGGER).info(`PaynetEasy: recurring charge ${orderid} of ${rp.id} found by reconciliation (its callback never came): ${result.outcome}, ${scrub(result.detail)}`)
-    // not final yet, or recorded but not moving the schedule on (already known): ask again later, never in a tight loop
-    await svc.updatePaynetEasyRecurringPayments({ id: rp.id, next_check_at: new Date(now.getTime() + RECHECK_MS) })
-    return "found"
+    return { asked, found: { client_orderid: clientOrderId, orderid, amount: status.amount ?? null, currency: status.currency ?? null } }
   }
-  const due = new Date(rp.next_charge_at!)
-  if (now.getTime() - due.getTime() <= OVERDUE_GRACE_MS) {
-    await svc.updatePaynetEasyRecurringPayments({ id: rp.id, next_check_at: new Date(now.getTime() + RECHECK_MS) })
-    return "waiting"
-  }
-  const reason = `${OVERDUE_REASON_PREFIX} for recurring payment ${rp.recurring_payment_id}: the charge due ${due.toISOString()} is more than ` +
-    `${OVERDUE_GRACE_MS / 3_600_000} h late and STATUS knows none of ${asked.join(", ")}; a person must check it in the PaynetEasy merchant portal`
-  const flagged = await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${rp.id}`, async () => {
-    const [fresh] = (await svc.listPaynetEasyRecurringPayments({ id: rp.id }, { take: 1 })) as RecurringPaymentRow[]
-    // a callback may have come meanwhile: it moved next_charge_at on
-    if (fresh?.status !== "active" || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return false
-    await svc.updatePaynetEasyRecurringPayments({ id: rp.id, status: "needs_attention", reason, next_check_at: null })
-    return true
-  }, { timeout: 30 })
-  if (!flagged) return "waiting"
-  container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy: recurring payment ${rp.id} needs attention: ${reason}`)
-  return "flagged"
+  return { asked, found: null }
 }
 
-export async function reconcileRecurringCharges(container: MedusaContainer, options: { now?: () => Date } = {}): Promise<RecurringReconcileReport> {
-  const now = options.now ?? (() => new Date())
-  const report: RecurringReconcileReport = { skipped: false, checked: 0, found: 0, flagged: 0, errors: 0 }
-  const done = await underTickLock(container, RECURRING_TICK_LOCK, async () => {
-    const at = now()
-    const due = (await service(container).listPaynetEasyRecurringPayments(
-      { status: "active", recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
-      { take: LIMIT, order: { next_charge_at: "ASC" } }
-    )) as RecurringPaymentRow[]
-    for (const rp of due) {
-      if (!rp.provider_id) continue
-      report.checked++
-      try {
-        const one = await reconcileOne(container, rp, now())
-        if (one === "found") report.found++
-        if (one === "flagged") report.flagged++
-      } catch (e) {
-        report.errors++
-        await service(container).updatePaynetEasyRecurringPayments({ id: rp.id, next_check_at: new Date(now().getTime() + RECHECK_MS) }).catch(() => undefined)
-        container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy recurring reconciliation of ${rp.id} failed: ${scrub((e as Error)?.message ?? String(e))}`)
-      }
-    }
-    return report
-  })
-  return done ?? { ...report, skipped: true }
+/**
+ * The gateway knows none of the expected charges: within OVERDUE_GRACE_MS of the due date it is `waiting`; later the
+ * recurring payment becomes `needs_attention` with the reason (under its lock; a callback that came meanwhile moved
+ * next_charge_at on, and then it is `answered`: nothing to flag, nothing to ask again). `before` is what the flag replaced (status, reason, next check), for undoing it.
+ */
+export async function flagIfOverdue(
+  container: MedusaContainer, rp: RecurringPaymentRow, asked: string[], now: Date
+): Promise<{ verdict: "waiting" | "answered" } | { verdict: "flagged"; reason: string; before: Pick<RecurringPaymentRow, "id" | "status" | "reason" | "next_check_at"> }> {
+  const due = new Date(rp.next_charge_at!)
+  if (now.getTime() - due.getTime() <= OVERDUE_GRACE_MS) return { verdict: "waiting" }
+  const svc = service(container)
+  const reason = `${OVERDUE_REASON_PREFIX} for recurring payment ${rp.recurring_payment_id}: the charge due ${due.toISOString()} is more than ` +
+    `${OVERDUE_GRACE_MS / 3_600_000} h late and STATUS knows none of ${asked.join(", ")}; a person must check it in the PaynetEasy merchant portal`
+  const before = await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${rp.id}`, async () => {
+    const [fresh] = (await svc.listPaynetEasyRecurringPayments({ id: rp.id }, { take: 1 })) as RecurringPaymentRow[]
+    // a callback may have come meanwhile: it moved next_charge_at on
+    if (fresh?.status !== "active" || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return null
+    await svc.updatePaynetEasyRecurringPayments({ id: rp.id, status: "needs_attention", reason, next_check_at: null })
+    return { id: fresh.id, status: fresh.status, reason: fresh.reason, next_check_at: fresh.next_check_at }
+  }, { timeout: 30 })
+  if (!before) return { verdict: "answered" }
+  container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy: recurring payment ${rp.id} needs attention: ${reason}`)
+  return { verdict: "flagged", reason, before }
+}
+
+/** Undoes a flag flagIfOverdue set, unless the row changed since (a charge came and cleared it, a person acted). */
+export async function unflagOverdue(container: MedusaContainer, before: Pick<RecurringPaymentRow, "id" | "status" | "reason" | "next_check_at">, reason: string): Promise<void> {
+  const svc = service(container)
+  await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${before.id}`, async () => {
+    const [now] = (await svc.listPaynetEasyRecurringPayments({ id: before.id }, { take: 1 })) as RecurringPaymentRow[]
+    if (now?.status !== "needs_attention" || now.reason !== reason) return
+    await svc.updatePaynetEasyRecurringPayments({ ...before, next_check_at: before.next_check_at ? new Date(before.next_check_at) : null })
+  }, { timeout: 30 })
+}
+
+/** Asks again about recurring payment `id` after RECHECK_MS (never in a tight loop); returns the previous next check. */
+export async function scheduleRecheck(container: MedusaContainer, id: string, now: Date): Promise<Date | null> {
+  const svc = service(container)
+  const [row] = (await svc.listPaynetEasyRecurringPayments({ id }, { take: 1, select: ["id", "next_check_at"] })) as RecurringPaymentRow[]
+  await svc.updatePaynetEasyRecurringPayments({ id, next_check_at: new Date(now.getTime() + RECHECK_MS) })
+  return row?.next_check_at ? new Date(row.next_check_at) : null
+}
+
+export async function restoreNextCheck(container: MedusaContainer, id: string, previous: Date | string | null): Promise<void> {
+  await service(container).updatePaynetEasyRecurringPayments({ id, next_check_at: previous ? new Date(previous) : null })
 }

@@ -1,4 +1,5 @@
 /**
+ * The domain of a renewal order (the steps of core/recurring/renewal-order.ts call these functions).
  * An approved charge of a recurring payment becomes a Medusa order, as Medusa's subscription recipe does it: the same
  * customer, email, region, sales channel, addresses and shipping method as the original order, the subscription lines
  * at their original unit prices (core-flows `createOrderWorkflow`), then a payment collection for the order's total
@@ -8,13 +9,11 @@
  * order's total must equal the charge exactly (minor units) or nothing is paid and the charge is flagged.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { createOrderPaymentCollectionWorkflow, createOrderWorkflow, createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { randomBytes } from "node:crypto"
 import type { RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 import { toGatewayAmount } from "../checkout/amounts"
 import { service, type RecurringItem } from "./records"
-import { bookCapturesOnOrder } from "../checkout/book-captures"
 
 const TAX_LINE = ["rate", "code", "description", "provider_id", "tax_rate_id"]
 const ADDRESS = ["first_name", "last_name", "company", "address_1", "address_2", "city", "province", "postal_code", "country_code", "phone"]
@@ -38,15 +37,22 @@ const originalLine = (original: any, item: RecurringItem) =>
   (original.items ?? []).find((o: any) => (item.variant_id ? o.variant_id === item.variant_id : o.title === item.title))
 
 export type RenewalResult = { ok: true; orderId: string } | { ok: false; orderId?: string; reason: string }
+/** How a charge becomes its renewal order: the workflow layer passes its runner (core never imports a workflow). */
+export type RenewOrder = (container: MedusaContainer, rp: RecurringPaymentRow, charge: RecurringChargeRow) => Promise<RenewalResult>
 
-export async function createRenewalOrder(container: MedusaContainer, rp: RecurringPaymentRow, charge: RecurringChargeRow): Promise<RenewalResult> {
+/**
+ * The input of core-flows createOrderWorkflow for the renewal of charge `charge`: the original order's customer,
+ * addresses, shipping and each line's tax, the subscription lines at their unit prices. Read-only. NOT_FOUND when the
+ * original order no longer exists (nothing is created then).
+ */
+export async function renewalOrderInput(container: MedusaContainer, rp: RecurringPaymentRow, charge: Pick<RecurringChargeRow, "id">): Promise<Record<string, unknown>> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order", fields: ORIGINAL_FIELDS, filters: { id: rp.order_id } })
   const original = data[0] as any
-  if (!original) return { ok: false, reason: `the original order ${rp.order_id} no longer exists` }
+  if (!original) throw new MedusaError(MedusaError.Types.NOT_FOUND, `the original order ${rp.order_id} no longer exists`)
   // Each line carries the original's tax (is_tax_inclusive and tax lines): the charge was computed from them. With the
   // region's automatic taxes on, Medusa recomputes them at today's rates (the same, unless a rate changed: then the
-  // totals differ and the charge is flagged below); with them off, these are the order's tax.
+  // totals differ and the charge is flagged, see renewalTotalCheck); with them off, these are the order's tax.
   const items = (rp.items as unknown as RecurringItem[]).map((i) => {
     const line = originalLine(original, i)
     return {
@@ -59,36 +65,52 @@ export async function createRenewalOrder(container: MedusaContainer, rp: Recurri
     amount: rp.includes_shipping ? m.amount : 0, is_tax_inclusive: m.is_tax_inclusive,
     ...(rp.includes_shipping ? { tax_lines: taxLines(m.tax_lines) } : {}),
   }))
-  const { result: order } = await createOrderWorkflow(container).run({
-    input: {
-      region_id: original.region_id, sales_channel_id: original.sales_channel_id, customer_id: original.customer_id,
-      email: original.email, currency_code: original.currency_code, shipping_address: pick(original.shipping_address),
-      billing_address: pick(original.billing_address), items, shipping_methods: shipping,
-      metadata: { payneteasy_renewal_of: rp.order_id, payneteasy_recurring_payment: rp.id, payneteasy_charge: charge.id },
-    } as any,
-  })
-  const { data: fresh } = await query.graph({ entity: "order", fields: ["id", "total", "currency_code"], filters: { id: order.id } })
-  const total = toGatewayAmount((fresh[0] as any).total, rp.currency_code)
+  return {
+    region_id: original.region_id, sales_channel_id: original.sales_channel_id, customer_id: original.customer_id,
+    email: original.email, currency_code: original.currency_code, shipping_address: pick(original.shipping_address),
+    billing_address: pick(original.billing_address), items, shipping_methods: shipping,
+    metadata: { payneteasy_renewal_of: rp.order_id, payneteasy_recurring_payment: rp.id, payneteasy_charge: charge.id },
+  }
+}
+
+export type RenewalTotalCheck = { matches: true; total: unknown } | { matches: false; total: unknown; reason: string }
+
+/** Whether renewal order `orderId`'s total is the charge's amount exactly (minor units); read-only. */
+export async function renewalTotalCheck(
+  container: MedusaContainer, orderId: string, charge: Pick<RecurringChargeRow, "amount" | "currency_code">
+): Promise<RenewalTotalCheck> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order", fields: ["id", "total", "currency_code"], filters: { id: orderId } })
+  const order = data[0] as any
+  const total = toGatewayAmount(order.total, charge.currency_code)
   if (total !== charge.amount) {
-    return { ok: false, orderId: order.id, reason: `renewal order total ${total} differs from the charge ${charge.amount} ${charge.currency_code}: no payment recorded` }
+    return { matches: false, total: order.total, reason: `renewal order total ${total} differs from the charge ${charge.amount} ${charge.currency_code}: no payment recorded` }
   }
-  const { result: collections } = await createOrderPaymentCollectionWorkflow(container).run({ input: { order_id: order.id, amount: (fresh[0] as any).total } })
-  const collection = Array.isArray(collections) ? collections[0] : collections
+  return { matches: true, total: order.total }
+}
+
+/** A one-time token naming the charge for its renewal payment session (recurring-charge-payment.ts claims it). */
+export async function issueRenewalPaymentToken(container: MedusaContainer, chargeId: string): Promise<string> {
   const token = randomBytes(24).toString("hex")
-  await service(container).updatePaynetEasyRecurringCharges({ id: charge.id, payment_token: token })
-  try {
-    const { result: session } = await createPaymentSessionsWorkflow(container).run({
-      input: { payment_collection_id: collection.id, provider_id: rp.provider_id!, data: { recurring_charge: token } },
-    })
-    const payment = await container.resolve(Modules.PAYMENT).authorizePaymentSession(session.id, {})
-    // The payment is captured (a sale); the order's summary counts it as paid only through its order transaction.
-    if (!payment) throw new Error(`payment session ${session.id} was not authorized`)
-    await bookCapturesOnOrder(container, order.id, payment.id)
-  } catch (e) {
-    return { ok: false, orderId: order.id, reason: `renewal order ${order.id} created, but its payment could not be recorded: ${(e as Error).message}` }
-  } finally {
-    await service(container).updatePaynetEasyRecurringCharges({ id: charge.id, payment_token: null })
-  }
-  await service(container).updatePaynetEasyRecurringCharges({ id: charge.id, renewal_order_id: order.id })
-  return { ok: true, orderId: order.id }
+  await service(container).updatePaynetEasyRecurringCharges({ id: chargeId, payment_token: token })
+  return token
+}
+
+export async function clearRenewalPaymentToken(container: MedusaContainer, chargeId: string): Promise<void> {
+  await service(container).updatePaynetEasyRecurringCharges({ id: chargeId, payment_token: null })
+}
+
+/**
+ * Authorizes the renewal's payment session: the provider's STATUS finds the charge approved as a sale, so the payment
+ * is recorded captured. No gateway call moves money (the gateway took it when it charged the card).
+ */
+export async function authorizeRenewalPayment(container: MedusaContainer, sessionId: string): Promise<string> {
+  const payment = await container.resolve(Modules.PAYMENT).authorizePaymentSession(sessionId, {})
+  if (!payment) throw new Error(`payment session ${sessionId} was not authorized`)
+  return payment.id
+}
+
+/** The charge names its renewal order (and its payment token is spent). */
+export async function linkRenewalOrder(container: MedusaContainer, chargeId: string, orderId: string): Promise<void> {
+  await service(container).updatePaynetEasyRecurringCharges({ id: chargeId, renewal_order_id: orderId, payment_token: null })
 }

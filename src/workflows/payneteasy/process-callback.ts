@@ -46,6 +46,7 @@ import { processPayoutCallback } from "../../core/payouts/payout-callback"
 import { rowKindOf } from "../../core/callbacks/order-kinds"
 import { settleCardVerificationCallback } from "../../core/saved-cards/verification-callback"
 import { processRecurringCharge } from "../../core/recurring/charge-callback"
+import { runRenewalOrder } from "./recurring/renewal-order"
 
 export { CALLBACK_RECEIVED } from "../../core/callbacks/callback-queue"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
@@ -145,7 +146,7 @@ const settleCardCallbackStep = createStep("payneteasy-settle-card-verification-c
 /** A recurring payment's charge: STATUS decides, under the recurring payment's lock (recurring/charge-callback.ts). */
 const settleRecurringChargeStep = createStep("payneteasy-settle-recurring-charge", async (input: { callbackId: string }, { container }) => {
   const row = await readRow(container, input.callbackId)
-  return new StepResponse<Result>(await processRecurringCharge(container, row))
+  return new StepResponse<Result>(await processRecurringCharge(container, row, runRenewalOrder))
 })
 
 /** A STATUS-confirmed later event onto the order (or payment) metadata and the event bus; undone by removing the entry. */

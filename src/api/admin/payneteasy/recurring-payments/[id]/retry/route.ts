@@ -7,8 +7,8 @@
  * it although it was set up (a charge the gateway never reported).
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../../../../modules/payneteasy"
-import { retryRecurringSetUp } from "../../../../../../core/recurring/retry-set-up"
+import { paynetEasyModule } from "../../../../../../modules/payneteasy"
+import { retryRecurringSetUp } from "../../../../../../workflows/payneteasy/recurring/retry-set-up"
 import { sendError } from "../../../payouts/http"
 import { recurringPaymentView } from "../../../../../../core/dashboard/recurring-view"
 
