@@ -7,7 +7,8 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { activeCardsOf, publicCard } from "../../../../core/saved-cards/records"
-import { settleCardVerifications, startCardVerificationWorkflow } from "../../../../workflows/payneteasy/saved-cards/add-card"
+import { startCardVerificationWorkflow } from "../../../../workflows/payneteasy/saved-cards/add-card"
+import { settleCardVerifications } from "../../../../core/saved-cards/verification-callback"
 import { customerIdOf } from "./customer"
 import type { StorePaynetEasyAddCardBodyType } from "./validators"
 
