@@ -195,7 +195,7 @@ export async function attentionItems(container: MedusaContainer): Promise<Attent
   items.push(...watches.map(fromWatch), ...unstopped.map(fromUnstoppedRecurring))
   const orders = await ordersBySession(container, items.map((i) => i.session_id).filter((s): s is string => !!s))
   const handled = items.length
-    ? ((await service.listPaynetEasyAttentionHandleds({ item_id: items.map((i) => i.id) }, { take: items.length })) as any[])
+    ? ((await service.listPaynetEasyAttentionHandleds({ item_id: items.map((i) => i.id) }, { take: items.length })))
     : []
   const users = await userEmails(container, handled.map((h) => h.handled_by))
   const handledBy = new Map(handled.map((h) => [h.item_id, h]))

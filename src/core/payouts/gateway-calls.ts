@@ -145,7 +145,7 @@ export async function adoptStatus(container: MedusaContainer, payout: PayoutRow,
     ...(serial && txType === "payout" ? { pay_serial: serial } : {}),
     ...(declined ? { error_code: errorCodeOf(reply) ?? null, error_message: errorMessageOf(reply) ?? null } : {}),
   }
-  const changed = status !== payout.status || Object.entries(patch).some(([k, v]) => (payout as any)[k] !== v)
+  const changed = status !== payout.status || Object.entries(patch).some(([k, v]) => (payout as Record<string, unknown>)[k] !== v)
   if (!changed && !extra) return payout
   return applyChange(container, payout, {
     actor, event, status, patch, gateway: { ...(gatewayAnswer(reply) ?? {}), ...(extra ? { callback: gatewayAnswer(extra) } : {}) },

@@ -47,7 +47,7 @@ export async function schedulePayoutCheck(container: MedusaContainer, payout: Pa
   const before: PayoutCheckSnapshot = { id: payout.id, next_check_at: payout.next_check_at ?? null, checks: payout.checks }
   const next = nextCheckAt(new Date(payout.created_at), now)
   if (next) {
-    await payoutService(container).updatePaynetEasyPayouts({ id: payout.id, next_check_at: next, checks: payout.checks + 1 } as any)
+    await payoutService(container).updatePaynetEasyPayouts({ id: payout.id, next_check_at: next, checks: payout.checks + 1 })
   } else {
     await applyChange(container, payout, {
       actor: "system", event: "no final gateway status after an hour: polling stopped, a person must check it",
@@ -61,5 +61,5 @@ export async function schedulePayoutCheck(container: MedusaContainer, payout: Pa
 export async function restorePayoutCheck(container: MedusaContainer, before: PayoutCheckSnapshot): Promise<void> {
   await payoutService(container).updatePaynetEasyPayouts({
     id: before.id, checks: before.checks, next_check_at: before.next_check_at ? new Date(before.next_check_at) : null,
-  } as any)
+  })
 }

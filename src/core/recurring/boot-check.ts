@@ -6,6 +6,7 @@
  * the application container is complete; it never throws and never prints a key.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { configuredProviderIds, providerOptionsFor } from "../connection/status-client"
 import { RECURRING_METADATA_KEY } from "./schedule"
@@ -19,7 +20,7 @@ export function keylessWarnings(wanted: { subscriptionProducts: boolean; recurri
 }
 
 async function subscriptionProductsExist(container: MedusaContainer): Promise<boolean> {
-  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+  const knex = container.resolve<Knex>(ContainerRegistrationKeys.PG_CONNECTION)
   const sql = (table: string) => `select 1 from ${table} where deleted_at is null and metadata ? '${RECURRING_METADATA_KEY}' limit 1`
   const [p, v] = await Promise.all([knex.raw(sql("product")), knex.raw(sql("product_variant"))])
   return p.rows.length > 0 || v.rows.length > 0

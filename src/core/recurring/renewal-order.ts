@@ -8,7 +8,7 @@
  * captured and booked on the order as Medusa's capture books it (book-captures.ts), so nothing shows outstanding. In a taxed region each line and the shipping carry the original's tax lines and tax-inclusiveness. The
  * order's total must equal the charge exactly (minor units) or nothing is paid and the charge is flagged.
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { randomBytes } from "node:crypto"
 import type { RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
@@ -48,7 +48,7 @@ export type RenewOrder = (container: MedusaContainer, rp: RecurringPaymentRow, c
 export async function renewalOrderInput(container: MedusaContainer, rp: RecurringPaymentRow, charge: Pick<RecurringChargeRow, "id">): Promise<Record<string, unknown>> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order", fields: ORIGINAL_FIELDS, filters: { id: rp.order_id } })
-  const original = data[0] as any
+  const original = data[0]
   if (!original) throw new MedusaError(MedusaError.Types.NOT_FOUND, `the original order ${rp.order_id} no longer exists`)
   // Each line carries the original's tax (is_tax_inclusive and tax lines): the charge was computed from them. With the
   // region's automatic taxes on, Medusa recomputes them at today's rates (the same, unless a rate changed: then the
@@ -73,7 +73,7 @@ export async function renewalOrderInput(container: MedusaContainer, rp: Recurrin
   }
 }
 
-export type RenewalTotalCheck = { matches: true; total: unknown } | { matches: false; total: unknown; reason: string }
+export type RenewalTotalCheck = { matches: true; total: BigNumberInput } | { matches: false; total: BigNumberInput; reason: string }
 
 /** Whether renewal order `orderId`'s total is the charge's amount exactly (minor units); read-only. */
 export async function renewalTotalCheck(
@@ -81,7 +81,7 @@ export async function renewalTotalCheck(
 ): Promise<RenewalTotalCheck> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order", fields: ["id", "total", "currency_code"], filters: { id: orderId } })
-  const order = data[0] as any
+  const order = data[0]
   const total = toGatewayAmount(order.total, charge.currency_code)
   if (total !== charge.amount) {
     return { matches: false, total: order.total, reason: `renewal order total ${total} differs from the charge ${charge.amount} ${charge.currency_code}: no payment recorded` }

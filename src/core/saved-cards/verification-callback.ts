@@ -11,7 +11,7 @@
  * - `settleCardVerifications`: the same for all of a customer's `verifying` rows, when they list their cards — a
  *   safety net for a callback that never reached us.
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer, PaymentCustomerDTO } from "@medusajs/framework/types"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { paynetEasyModule } from "../../modules/payneteasy"
@@ -78,10 +78,10 @@ async function settleLocked(container: MedusaContainer, cardId: string): Promise
     const method = await container.resolve(Modules.PAYMENT).createPaymentMethods({
       provider_id: row.provider_id,
       data: { clientOrderId: row.id, orderId: gatewayOrderId },
-      context: { customer: { id: row.customer_id } } as any,
+      context: { customer: { id: row.customer_id } as PaymentCustomerDTO }, // the provider reads only the id
     })
     const card = { customer_id: row.customer_id, provider_id: row.provider_id, clientOrderId: row.id, gatewayOrderId }
-    await activateCard(container, { card, ref: { card_ref_id: method.id, details: method.data as any }, row_id: row.id })
+    await activateCard(container, { card, ref: { card_ref_id: method.id, details: method.data }, row_id: row.id })
     return "saved"
   } finally {
     await client.close?.()

@@ -264,6 +264,7 @@ class PaynetEasyModuleService extends MedusaService({
     history: Record<string, unknown>,
     @MedusaContext() sharedContext: Context = {}
   ): Promise<unknown> {
+    // as any (both): the generated update/create methods take the model's exact shape; callers pass checked patches of it
     const payout = update ? await this.updatePaynetEasyPayouts(update as any, sharedContext) : undefined
     await this.createPaynetEasyPayoutHistories(history as any, sharedContext)
     return payout

@@ -83,11 +83,11 @@ export const recordPayoutStep = createStep(
         idempotency_key: request.idempotency_key,
         request_hash: request.request_hash,
         created_by: request.actor,
-      } as any)) as unknown as PayoutRow
+      })) as PayoutRow
       await svc.createPaynetEasyPayoutHistories({
         payout_id: payout.id, at: new Date(), actor: request.actor, event: "created", from_status: null, to_status: "pending",
         gateway: null, note: `${request.method} payout of ${request.amount} ${request.currency_code}${request.destination_summary ? ` to ${request.destination_summary}` : ""}`,
-      } as any)
+      })
       return new StepResponse({ payout, created: true }, payout.id as string | undefined)
     }, { timeout: 30 })
   },

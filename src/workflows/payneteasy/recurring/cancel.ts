@@ -105,7 +105,7 @@ export const cancelRecurringPaymentWorkflow = createWorkflow(
   (input: { row: Row; actor: string }) => {
     const cancelled = markCancelledStep(input)
     const result = stopAtGatewayStep(cancelled)
-    return new WorkflowResponse(recordStopStep({ row: cancelled, result } as any))
+    return new WorkflowResponse(recordStopStep({ row: cancelled, result }))
   }
 )
 

@@ -63,7 +63,7 @@ function approvedPayment(order: any): Payment | null {
 export async function planRecurring(container: MedusaContainer, orderId: string): Promise<RecurringPlan | null> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } })
-  const order = data[0] as any
+  const order = data[0]
   if (!order) return null
   const currency = toGatewayCurrency(order.currency_code)
   const groups = new Map<string, { schedule: RecurringSchedule; items: RecurringItem[]; minor: bigint }>()
@@ -115,7 +115,7 @@ export async function reserveRows(container: MedusaContainer, plan: RecurringPla
       try {
         row = await svc.createPaynetEasyRecurringPayments({
           ...key, customer_id: plan.customer_id, provider_id: plan.payment?.provider_id ?? null, status: "pending",
-          amount: s.amount, currency_code: plan.currency, items: s.items as any, includes_shipping: s.includes_shipping,
+          amount: s.amount, currency_code: plan.currency, items: s.items as any, includes_shipping: s.includes_shipping, // as any: model.json() is typed Record<string, unknown>, but a JSON array is what it stores
         })
       } catch (e) {
         row = await find()
@@ -239,6 +239,6 @@ const setUpRecurringStep = createStep<SetUpInput, RecurringPaymentRow[], undefin
 export const createRecurringFromOrderWorkflow = createWorkflow("payneteasy-create-recurring-from-order", (input: { order_id: string }) => {
   const plan = planRecurringStep(input)
   const rows = reserveRecurringRowsStep(plan)
-  const result = setUpRecurringStep({ plan, rows } as any)
+  const result = setUpRecurringStep({ plan, rows })
   return new WorkflowResponse(result)
 })

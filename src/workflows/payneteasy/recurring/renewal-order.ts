@@ -70,22 +70,22 @@ const linkRenewalStep = createStep("payneteasy-renewal-link", async (input: { ch
 
 export const createRenewalOrderWorkflow = createWorkflow(RENEWAL_ORDER_WORKFLOW, (input: Input) => {
   const orderInput = planRenewalStep(input)
-  const order = createOrderWorkflow.runAsStep({ input: orderInput as any })
-  const orderId = transform({ order }, ({ order }) => (order as any).id as string)
+  const order = createOrderWorkflow.runAsStep({ input: orderInput })
+  const orderId = transform({ order }, ({ order }) => order.id)
   const check = checkRenewalTotalStep({ order_id: orderId, charge: input.charge })
   const paid = when("payneteasy-renewal-total-matches", { check }, ({ check }) => check.matches).then(() => {
     const collections = createOrderPaymentCollectionWorkflow.runAsStep({
-      input: transform({ orderId, check }, ({ orderId, check }) => ({ order_id: orderId, amount: check.total as any })),
+      input: transform({ orderId, check }, ({ orderId, check }) => ({ order_id: orderId, amount: check.total as any })), // as any: core-flows types the amount as number, but it takes (and we keep) the exact BigNumber,
     })
     const chargeId = transform({ input }, ({ input }) => input.charge.id)
     const token = issueTokenStep({ charge_id: chargeId })
     const session = createPaymentSessionsWorkflow.runAsStep({
       input: transform({ collections, token, input }, ({ collections, token, input }) => {
         const collection = Array.isArray(collections) ? collections[0] : collections
-        return { payment_collection_id: (collection as any).id as string, provider_id: input.rp.provider_id!, data: { recurring_charge: token } }
+        return { payment_collection_id: collection.id, provider_id: input.rp.provider_id!, data: { recurring_charge: token } }
       }),
     })
-    const paymentId = authorizeRenewalStep(transform({ session }, ({ session }) => ({ session_id: (session as any).id as string })))
+    const paymentId = authorizeRenewalStep(transform({ session }, ({ session }) => ({ session_id: session.id })))
     bookRenewalCapturesStep({ order_id: orderId, payment_id: paymentId })
     return linkRenewalStep({ charge_id: chargeId, order_id: orderId })
   })

@@ -26,7 +26,7 @@ const customerPayerStep = createStep("payneteasy-verification-payer", async (inp
     fields: ["id", "email", "first_name", "last_name", "phone", "has_account", "addresses.*"],
     filters: { id: input.customer_id },
   })
-  const customer = data[0] as any
+  const customer = data[0]
   if (!customer?.has_account) throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Saved cards are for registered customers")
   const addresses = customer.addresses ?? []
   const billing = addresses.find((a: any) => a.is_default_billing) ?? addresses[0]

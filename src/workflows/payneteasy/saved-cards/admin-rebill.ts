@@ -28,7 +28,7 @@ import {
   acquireLockStep, createOrderPaymentCollectionWorkflow, createPaymentSessionsWorkflow, releaseLockStep,
 } from "@medusajs/medusa/core-flows"
 import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules, PaymentCollectionStatus } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../modules/payneteasy"
 import { decimalText, toGatewayAmount, toMinor } from "../../../core/checkout/amounts"
@@ -109,7 +109,7 @@ const ORDER_FIELDS = [
 export async function loadRebillBalance(container: MedusaContainer, orderId: string): Promise<{ order: any; balance: RebillBalance }> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } })
-  const order = data[0] as any
+  const order = data[0]
   if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order ${orderId} was not found`)
   const currency = order.currency_code as string
   const summary = order.summary ?? {}
@@ -235,12 +235,12 @@ export const chargeRebillStep = createStep("payneteasy-charge-rebill", async (pr
     fields: ["payment_collections.id", "payment_collections.status", "payment_collections.payment_sessions.id", "payment_collections.payments.id"],
     filters: { id: prepared.order_id },
   })
-  const unpaid = ((data[0] as any)?.payment_collections ?? []).find(
+  const unpaid = ((data[0])?.payment_collections ?? []).find(
     (c: any) => c?.status === "not_paid" && !(c.payment_sessions ?? []).length && !(c.payments ?? []).length
   )
   let collection: any
   if (unpaid) {
-    collection = await payments.updatePaymentCollections(unpaid.id, { amount: prepared.amount } as any)
+    collection = await payments.updatePaymentCollections(unpaid.id, { amount: prepared.amount })
   } else {
     // Medusa's workflow types the amount as a number; the exact decimal string is what it stores.
     const { result: collections } = await createOrderPaymentCollectionWorkflow(container).run({
@@ -251,7 +251,7 @@ export const chargeRebillStep = createStep("payneteasy-charge-rebill", async (pr
   if (!collection?.id) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "Medusa created no payment collection for the order")
   // A collection of the rebill's own that ends with no payment is cancelled; Medusa's unpaid one stays for the order.
   const closeUnused = async () => {
-    if (!unpaid) await payments.updatePaymentCollections(collection.id, { status: "canceled" } as any)
+    if (!unpaid) await payments.updatePaymentCollections(collection.id, { status: PaymentCollectionStatus.CANCELED })
   }
   await rebills.updatePaynetEasyRebills({ id: prepared.rebill_id, payment_collection_id: collection.id })
   let created

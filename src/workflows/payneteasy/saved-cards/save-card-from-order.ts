@@ -7,6 +7,7 @@
  * (create-card-ref v4/v2 + get-card-info) → store the card row (compensation deletes it). Saving the same gateway
  * order twice is a no-op: the gateway answers the same card-ref-id, and the row is found by it.
  */
+import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../modules/payneteasy"
@@ -29,7 +30,7 @@ export const findCardToSaveStep = createStep("payneteasy-find-card-to-save", asy
       "payment_collections.payments.data", "payment_collections.payments.payment_session_id"],
     filters: { id: input.order_id },
   })
-  const order = data[0] as any
+  const order = data[0]
   if (!order?.customer_id || order.customer?.has_account !== true) return new StepResponse(null)
   const payments = (order.payment_collections ?? []).flatMap((c: any) => c?.payments ?? [])
   const payment = payments.find((p: any) =>
@@ -52,7 +53,7 @@ export const tokenizeCardStep = createStep("payneteasy-tokenize-card", async (in
   const method = await payment.createPaymentMethods({
     provider_id: input.provider_id,
     data: { clientOrderId: input.clientOrderId, orderId: input.gatewayOrderId },
-    context: { customer: { id: input.customer_id } } as any,
+    context: { customer: { id: input.customer_id } as PaymentCustomerDTO }, // the provider reads only the id
   })
   return new StepResponse({ card_ref_id: method.id, details: method.data as CardDetails & { card_ref_version: string } })
 })
@@ -91,6 +92,6 @@ export const storeSavedCardStep = createStep(
 export const saveCardFromOrderWorkflow = createWorkflow("payneteasy-save-card-from-order", (input: { order_id: string }) => {
   const card = findCardToSaveStep(input)
   const ref = tokenizeCardStep(card)
-  const saved = storeSavedCardStep({ card, ref, source: "checkout" } as any)
+  const saved = storeSavedCardStep({ card, ref, source: "checkout" })
   return new WorkflowResponse(saved)
 })
