@@ -2,7 +2,7 @@
  * Reconciliation of recurring charges whose callback never came (issue 14: the gateway charged the card, every
  * callback attempt was lost, so no renewal order was made). Run by the `payneteasy-reconcile-recurring` job.
  *
- * For an active recurring payment whose `next_charge_at` has passed (and whose own `next_check_at` has come), STATUS
+ * For an active (or past-due) recurring payment whose `next_charge_at` has passed (and whose own `next_check_at` has come), STATUS
  * is asked for the charge we expect next: `<row id>-c<n>`, n = the highest charge number recorded + 1 (then any lower
  * number never recorded), the form callbacks carry (README "Recurring payments", callbacks/order-kinds.ts). When STATUS
  * names that charge, it goes through processRecurringCharge — the callback's own code path, lock and de-duplication
@@ -66,7 +66,7 @@ async function reconcileOne(container: MedusaContainer, rp: RecurringPaymentRow,
   const flagged = await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${rp.id}`, async () => {
     const [fresh] = (await svc.listPaynetEasyRecurringPayments({ id: rp.id }, { take: 1 })) as RecurringPaymentRow[]
     // a callback may have come meanwhile: it moved next_charge_at on
-    if (fresh?.status !== "active" || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return false
+    if ((fresh?.status !== "active" && fresh?.status !== "past_due") || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return false
     await svc.updatePaynetEasyRecurringPayments({ id: rp.id, status: "needs_attention", reason, next_check_at: null })
     return true
   }, { timeout: 30 })
@@ -81,7 +81,7 @@ export async function reconcileRecurringCharges(container: MedusaContainer, opti
   const done = await underTickLock(container, RECURRING_TICK_LOCK, async () => {
     const at = now()
     const due = (await service(container).listPaynetEasyRecurringPayments(
-      { status: "active", recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
+      { status: ["active", "past_due"], recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
       { take: LIMIT, order: { next_charge_at: "ASC" } }
     )) as RecurringPaymentRow[]
     for (const rp of due) {
