@@ -487,11 +487,12 @@ medusaIntegrationTestRunner({
       const customer = await registerCustomer(api, eur, "past-due")
       const order = await buy(V4_PROVIDER, customer.headers)
       const [rp] = await settledFor(order.id)
+      const failed: any[] = []
+      getContainer().resolve(Modules.EVENT_BUS).subscribe(CHARGE_FAILED_EVENT, async (e: any) => { if (e.data.id === rp.id) failed.push(e.data) })
       const declined = await chargeNow(rp.recurring_payment_id, "declined")
-      const [pastDue] = await waitFor("the declined charge recorded", async () => {
-        const list = await listFor(order.id)
-        return list[0].charges.some((c: any) => c.gateway_order_id === declined.orderid) ? list : undefined
-      })
+      // the event is emitted once the decline is recorded and the subscription updated
+      await waitFor("the charge_failed event", async () => failed.length > 0)
+      const [pastDue] = await listFor(order.id)
       expect(pastDue).toMatchObject({ id: rp.id, status: "past_due", reason: expect.stringMatching(/renewal .* declined.*insufficient funds/i) })
       const declinedCharge = pastDue.charges.find((c: any) => c.gateway_order_id === declined.orderid)
       const open = (await api.get(`/admin/payneteasy/attention`, admin)).data

@@ -19,13 +19,16 @@ import { customerPayer, payerFields, storefrontSafe, type CustomerLike, type Pay
 import { fromStatus, stripOutcome } from "./session-outcome"
 
 type Data = Record<string, unknown>
+
+export const DEFAULT_ORDER_DESCRIPTION = "Your order"
 type Outcome = { data: Data; status: PaymentSessionStatus }
 
 function orderFields(ctx: ProviderContext, data: SessionData, payer: PayerFields) {
   const backend = ctx.options.backendUrl.replace(/\/+$/, "")
   return {
     client_orderid: data.clientOrderId,
-    order_desc: `Order ${data.session_id}`,
+    // what the shopper reads on the gateway's page: the shop's words, never an internal id
+    order_desc: ctx.options.orderDescription ?? DEFAULT_ORDER_DESCRIPTION,
     ...payer,
     redirect_url: `${backend}/payneteasy/return`,
     server_callback_url: `${backend}/payneteasy/callback`,

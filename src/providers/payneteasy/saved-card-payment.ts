@@ -23,7 +23,7 @@
 import { container } from "@medusajs/framework"
 import { MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { InitiatePaymentInput, InitiatePaymentOutput } from "@medusajs/framework/types"
-import { checkStatus, newSessionData } from "./checkout"
+import { checkStatus, DEFAULT_ORDER_DESCRIPTION, newSessionData } from "./checkout"
 import type { ProviderContext } from "./context"
 import { wrap } from "./errors"
 import { storefrontSafe } from "../../payment-data/payer"
@@ -198,7 +198,7 @@ async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: S
     cardRefId: card.card_ref_id!,
     amount: base.amount,
     currency: base.currency,
-    description: `Order ${data.session_id}`,
+    description: ctx.options.orderDescription ?? DEFAULT_ORDER_DESCRIPTION,
     ipaddress: typeof payer.ip === "string" && payer.ip ? payer.ip : "0.0.0.0",
     cvv2,
     serverCallbackUrl: `${backend}/payneteasy/callback`,
