@@ -78,7 +78,9 @@ export interface OrderPanel {
 
 export interface AttentionItem {
   id: string
-  kind: "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch" | "recurring_not_stopped"
+  kind:
+    | "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch" | "recurring_not_stopped"
+    | "renewal_declined" | "subscription_not_set_up" | "renewal_not_reported" | "payment_unresolved" | "payout_awaiting_confirmation"
   title: string
   what_to_do: string
   detail: string | null
@@ -88,6 +90,9 @@ export interface AttentionItem {
   amount: string | null
   currency: string | null
   order_id: string | null
+  payout_id: string | null
+  /** The admin route (POST) that retries what failed, when the gateway allows a retry. */
+  retry: string | null
   occurred_at: string
   handled: { by: string; by_email: string | null; at: string; note: string | null } | null
 }
