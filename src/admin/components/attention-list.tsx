@@ -5,7 +5,7 @@
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { CheckCircle } from "@medusajs/icons"
-import { Alert, Badge, Button, Container, Heading, Select, Table, Text, Textarea, toast } from "@medusajs/ui"
+import { Alert, Badge, Button, Container, Heading, Input, Select, Table, Text, toast } from "@medusajs/ui"
 import { errorText, useAttention, useMarkHandled, useRetryAttention } from "../lib/hooks"
 import type { AttentionItem } from "../lib/types"
 import { when } from "./format"
@@ -27,47 +27,36 @@ const KIND_LABEL: Record<string, string> = {
 const RED = new Set(["callback_failed", "renewal_declined", "chargeback"])
 const NOTE_MAX = 500
 
-/** "Mark handled": opens a note field (optional, up to NOTE_MAX characters), then records who, when and the note. */
+/** "Mark handled" with an optional note beside it (up to NOTE_MAX characters): records who, when and the note. */
 function MarkHandled({ item }: { item: AttentionItem }) {
   const mark = useMarkHandled()
-  const [open, setOpen] = useState(false)
   const [note, setNote] = useState("")
-  if (!open) {
-    return (
-      <Button size="small" variant="secondary" data-testid="payneteasy-mark-handled" onClick={() => setOpen(true)}>
-        Mark handled
-      </Button>
-    )
-  }
   return (
-    <div className="flex w-80 flex-col gap-y-2" data-testid="payneteasy-handled-form">
-      <Textarea
+    <div className="flex items-center gap-x-2" data-testid="payneteasy-handled-form">
+      <Input
+        size="small"
+        className="w-56"
         aria-label="Note (optional)"
-        placeholder="What was done (optional)"
+        placeholder="Note (optional)"
         value={note}
         maxLength={NOTE_MAX}
         onChange={(e) => setNote(e.target.value)}
         data-testid="payneteasy-handled-note"
       />
-      <div className="flex justify-end gap-x-2">
-        <Button size="small" variant="transparent" onClick={() => (setOpen(false), setNote(""))}>
-          Cancel
-        </Button>
-        <Button
-          size="small"
-          variant="secondary"
-          isLoading={mark.isPending}
-          data-testid="payneteasy-handled-save"
-          onClick={() =>
-            mark.mutate(
-              { id: item.id, note: note.trim() || undefined },
-              { onSuccess: () => toast.success("Marked handled"), onError: (e) => toast.error(errorText(e)) }
-            )
-          }
-        >
-          Mark handled
-        </Button>
-      </div>
+      <Button
+        size="small"
+        variant="secondary"
+        isLoading={mark.isPending}
+        data-testid="payneteasy-mark-handled"
+        onClick={() =>
+          mark.mutate(
+            { id: item.id, note: note.trim() || undefined },
+            { onSuccess: () => toast.success("Marked handled"), onError: (e) => toast.error(errorText(e)) }
+          )
+        }
+      >
+        Mark handled
+      </Button>
     </div>
   )
 }
@@ -133,7 +122,7 @@ export function AttentionList() {
                 {item.handled.note ? `: ${item.handled.note}` : ""}
               </Text>
             ) : (
-              <div className="flex items-start gap-x-2">
+              <div className="flex items-center gap-x-2">
                 {item.retry && (
                   <Button
                     size="small"

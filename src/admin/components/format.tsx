@@ -23,6 +23,7 @@ const COLORS: Record<string, "green" | "red" | "orange" | "blue" | "grey" | "pur
   canceled: "grey",
   not_set_up: "orange",
   needs_attention: "orange",
+  past_due: "red",
   unmatched: "orange",
 }
 
