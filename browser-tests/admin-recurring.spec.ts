@@ -218,6 +218,10 @@ it("order page: a guest's subscription order shows why no recurring payment was 
 it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Attention with what to do; a subscription that needs a person is retried from there; the sidebar counts what is open; marked handled with a note", async () => {
   const { api, page, sandbox, admin } = app()
   const openCount = async () => (await api.get("/admin/payneteasy/attention?limit=1")).data.count as number
+  // the product is a monthly subscription (the first test makes it one through its widget; set here when run alone)
+  if (!(await productMetadata()).payneteasy_recurring) {
+    await api.post(`/admin/products/${app().store.productId}`, { metadata: { payneteasy_recurring: { period: "month", interval: 1 } } })
+  }
   // a declined renewal
   const { orderId } = await customerBuysSubscription()
   const rp = await waitFor("the recurring payment", async () => (await recurringOf(orderId)).find((r) => r.status === "active"), 60_000)

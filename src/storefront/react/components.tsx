@@ -62,7 +62,7 @@ export function HostedPayButton({ cart, providerId, saveCard, onOrder, children 
         type="button"
         className="pne-pay"
         disabled={payBlocked(state)}
-        onClick={() => run(async () => nextStep(await startPayment(sdk, cart, { providerId, saveCard })), messages.redirecting)}
+        onClick={() => run(async () => nextStep(await startPayment(sdk, cart, { providerId, saveCard })), messages.redirecting, true)}
       >
         {children ?? format(messages.payOnPaymentPage, { amount: formatAmount(cart.total, cart.currency_code) })}
       </button>
@@ -243,7 +243,7 @@ export function PayAgainButton({ cartId, providerId, onOrder, onCardNeeded }: {
             const step = nextStep(await startPayment(sdk, cart as CartLike, { providerId }))
             if (step.type === "card") onCardNeeded?.()
             return step
-          }, messages.redirecting)
+          }, messages.redirecting, true)
         }
       >
         {messages.payAgain}

@@ -41,11 +41,21 @@ export function usePaymentRun(cartId: string | undefined, onOrder?: (order: Orde
     [messages, onOrder]
   )
 
+  /**
+   * `startsOnly`: `work` only starts a session (the hosted page's registration): nothing can have been paid if it
+   * fails, so its failure is `notStarted` and the button stays on; otherwise a failure may hide a payment.
+   */
   const run = useCallback(
-    async (work: () => Promise<NextStep>, workingText = messages.processing) => {
+    async (work: () => Promise<NextStep>, workingText = messages.processing, startsOnly = false) => {
       setState({ status: "working", message: workingText })
       try {
-        const step = await work()
+        let step: NextStep
+        try {
+          step = await work()
+        } catch (e) {
+          if (startsOnly) return setState({ status: "error", message: messages.notStarted })
+          throw e
+        }
         if (step.type === "redirect" || step.type === "html") {
           setState({ status: "working", message: step.type === "redirect" && workingText === messages.redirecting ? messages.redirecting : messages.threeDSecure })
           followStep(step)
