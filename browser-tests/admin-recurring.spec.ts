@@ -250,6 +250,7 @@ it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Atten
   expect(Number(await badge.getAttribute("data-count"))).toBe(before)
   await expect(badge.textContent()).resolves.toBe(String(before))
   await expect(page.getByTestId("payneteasy-attention-tab-count").textContent()).resolves.toBe(`(${before})`)
+  await app().screenshot("attention-sidebar-count")
 
   const row = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${pastDue.id}"]`)
   await row.waitFor()
