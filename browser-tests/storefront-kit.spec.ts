@@ -240,4 +240,4 @@ it("a payment still unresolved when the kit stops waiting says we are confirming
   await expect(a.page.locator("body").innerText()).resolves.not.toMatch(/not authori[sz]ed|Session:/i)
   await expectNoIds(a.page, "the pending card form")
   expect(await orders(a)).toHaveLength(before.length)
-})
+}, 240_000) // the kit waits 60 s for the bank before it says so
