@@ -221,3 +221,74 @@ it("order page: a guest's subscription order shows why no recurring payment was 
   await expect(statusOf(widget)).resolves.toEqual(["not_set_up", "Not set up"])
   expect(await widget.getByTestId("payneteasy-recurring-cancel").count()).toBe(0)
 })
+
+it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Attention with what to do; a subscription that needs a person is retried from there; the sidebar counts what is open; marked handled with a note", async () => {
+  const { api, page, sandbox, admin } = app()
+  const openCount = async () => (await api.get("/admin/payneteasy/attention?limit=1")).data.count as number
+  // the product is a monthly subscription (the first test makes it one through its widget; set here when run alone)
+  if (!(await productMetadata()).payneteasy_recurring) {
+    await api.post(`/admin/products/${app().store.productId}`, { metadata: { payneteasy_recurring: { period: "month", interval: 1 } } })
+  }
+  // a declined renewal
+  const { orderId } = await customerBuysSubscription()
+  const rp = await waitFor("the recurring payment", async () => (await recurringOf(orderId)).find((r) => r.status === "active"), 60_000)
+  sandbox.control.runRecurringCharge(rp.recurring_payment_id, "declined")
+  await waitFor("the subscription to be past due", async () => (await recurringOf(orderId))[0].status === "past_due", 60_000)
+  // a set-up the gateway never answered (every step retry failed): it needs a person, and may be retried
+  const down = sandbox.control.addFault({ kind: "http-500", operation: "CARDREF_V4" })
+  let stuckOrder = ""
+  try {
+    stuckOrder = (await customerBuysSubscription()).orderId
+    await waitFor("the set-up to need attention", async () => (await recurringOf(stuckOrder))[0]?.status === "needs_attention", 90_000)
+  } finally {
+    sandbox.control.removeFault(down.id)
+  }
+  const items = (await api.get("/admin/payneteasy/attention?limit=100")).data.items as any[]
+  const pastDue = items.find((i) => i.kind === "renewal_declined" && i.order_id === orderId)
+  const stuck = items.find((i) => i.kind === "subscription_not_set_up" && i.order_id === stuckOrder)
+  expect(pastDue).toBeTruthy()
+  expect(stuck.retry).toMatch(/\/retry$/)
+  const before = await openCount()
+
+  await app().gotoAdmin("/payneteasy")
+  // the sidebar's PaynetEasy entry carries the open count
+  const badge = page.getByTestId("payneteasy-attention-count")
+  await badge.waitFor()
+  expect(Number(await badge.getAttribute("data-count"))).toBe(before)
+  await expect(badge.textContent()).resolves.toBe(String(before))
+  await expect(page.getByTestId("payneteasy-attention-tab-count").textContent()).resolves.toBe(`(${before})`)
+  await app().screenshot("attention-sidebar-count")
+
+  const row = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${pastDue.id}"]`)
+  await row.waitFor()
+  await expect(row.getByTestId("payneteasy-attention-kind").textContent()).resolves.toBe("Past due")
+  const text = (await row.textContent()) ?? ""
+  expect(text).toMatch(/Subscription past due: the renewal of \d+\.\d{2} EUR was declined/)
+  expect(text).toMatch(/insufficient funds/)
+  expect(text).toMatch(/Ask the customer to pay or to use another card/)
+  await app().screenshot("attention-past-due", row)
+
+  // Retry: the gateway answers now, so the set-up is made (once) and the item leaves the list; the count follows
+  const stuckRow = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${stuck.id}"]`)
+  await stuckRow.getByTestId("payneteasy-attention-retry").click()
+  await stuckRow.waitFor({ state: "detached", timeout: 60_000 })
+  const [made] = await recurringOf(stuckOrder)
+  expect(made).toMatchObject({ status: "active", recurring_payment_id: expect.any(String) })
+  expect(sandbox.control.byClientOrderId(made.id)).toHaveLength(1)
+  await waitFor("the sidebar count to drop by one", async () => (await badge.getAttribute("data-count")) === String(before - 1))
+
+  // Mark the past-due item handled with a note: who, when and the note; the count drops again
+  await row.getByTestId("payneteasy-handled-note").fill("Phoned the customer; new card next week")
+  await row.getByTestId("payneteasy-mark-handled").click()
+  await row.waitFor({ state: "detached" })
+  await waitFor("the sidebar count to drop by two", async () =>
+    before - 2 === 0 ? (await badge.count()) === 0 : (await badge.getAttribute("data-count")) === String(before - 2))
+  expect(await openCount()).toBe(before - 2)
+  const handled = (await api.get("/admin/payneteasy/attention?handled=true&limit=100")).data.items.find((i: any) => i.id === pastDue.id)
+  expect(handled.handled).toMatchObject({ by: admin.userId, note: "Phoned the customer; new card next week" })
+  await page.getByTestId("payneteasy-attention-filter").click()
+  await page.getByRole("option", { name: "Handled" }).click()
+  const handledRow = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${pastDue.id}"]`)
+  await expect(handledRow.getByTestId("payneteasy-attention-handled").textContent()).resolves.toContain("Phoned the customer; new card next week")
+  expect(app().pageErrors).toEqual([])
+})

@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core"
 import { createMessages, format } from "../src/storefront"
 import { answerChallenge, fillCardAndPay, VISA } from "./helpers/shop"
-import { DIRECT, HOSTED, useStorefrontApp, type StorefrontApp } from "./helpers/storefront-app"
+import { DIRECT, HOSTED, SHOP_ORDER_DESCRIPTION, useStorefrontApp, type StorefrontApp } from "./helpers/storefront-app"
 
 const app = useStorefrontApp()
 const en = createMessages("en")
@@ -192,3 +192,52 @@ it("saved card: a signed-in shopper keeps the card at checkout, then pays the ne
   expect(a.requests.slice(sentBefore).filter((r) => (r.url + r.body).includes(VISA))).toEqual([])
   expect(cardCarriers(a)).toHaveLength(1)
 })
+
+/** The page's visible text carries none of Medusa's or the plugin's internal ids. */
+const INTERNAL_ID = /\b(payses|pay|order|cart|pnerp|pnecb)_[0-9A-Za-z]{4,}/
+async function expectNoIds(page: Page, where: string) {
+  const visible = await page.locator("body").innerText()
+  expect([where, visible.match(INTERNAL_ID)?.[0] ?? null]).toEqual([where, null])
+}
+
+it("the shopper's words: the gateway's page names the shop's order description, not an id; neither it nor the return page shows an internal id", async () => {
+  const a = app()
+  const before = await orders(a)
+  await openShop(a.page, a.shopUrl)
+  await a.page.getByLabel(/gateway's payment page/).check()
+  await a.page.getByRole("button", { name: format(en.payOnPaymentPage, { amount: "€10.42" }) }).click()
+  await a.page.waitForURL((u) => u.href.startsWith(`${a.sandbox.url}/form/`))
+  await expect(a.page.locator("#order-desc").textContent()).resolves.toBe(SHOP_ORDER_DESCRIPTION)
+  await expectNoIds(a.page, "the gateway's page")
+  await fillCardAndPay(a.page, { cvv2: "123" })
+  await a.page.waitForURL((u) => u.pathname.endsWith("/payneteasy-demo/thank-you"))
+  await expectOneNewOrder(a, before, HOSTED)
+  await expectNoIds(a.page, "the return page")
+})
+
+it("a decline the kit has no text for reads as one sentence (the gateway's own 'Declined' is not repeated)", async () => {
+  const a = app()
+  await openShop(a.page, a.shopUrl)
+  await a.page.getByLabel(/card form on this page/).check()
+  await typeCard(a.page, "999") // the sandbox's generic decline: "Declined by issuer"
+  const alert = a.page.locator(".pne-status-declined")
+  await alert.waitFor()
+  await expect(alert.textContent()).resolves.toBe(en.declined)
+  await expectNoIds(a.page, "the declined card form")
+})
+
+it("a payment still unresolved when the kit stops waiting says we are confirming it, offers no way to pay again, and shows no id", async () => {
+  const a = app()
+  const before = await orders(a)
+  await openShop(a.page, a.shopUrl)
+  await a.page.getByLabel(/card form on this page/).check()
+  await typeCard(a.page, "217") // the sandbox keeps this one `unknown`: the bank never decides
+  const status = a.page.locator(".pne-status-pending")
+  await status.waitFor({ timeout: 120_000 })
+  await expect(status.textContent()).resolves.toBe(en.notConfirmed)
+  await expect(a.page.getByRole("button", { name: format(en.payButton, { amount: amount() }) }).isDisabled()).resolves.toBe(true)
+  expect(await a.page.getByRole("button", { name: en.payAgain }).count()).toBe(0)
+  await expect(a.page.locator("body").innerText()).resolves.not.toMatch(/not authori[sz]ed|Session:/i)
+  await expectNoIds(a.page, "the pending card form")
+  expect(await orders(a)).toHaveLength(before.length)
+}, 240_000) // the kit waits 60 s for the bank before it says so

@@ -20,6 +20,8 @@ import { clonePrefix, releaseClone } from "./run-databases"
 
 export const HOSTED = "pp_payneteasy_payneteasy"
 export const DIRECT = "pp_payneteasy_direct"
+/** What the hosted registration tells the gateway's page the shopper is paying for (provider option orderDescription). */
+export const SHOP_ORDER_DESCRIPTION = "Order at the PaynetEasy demo shop"
 
 /** One request a page made: enough to search it for card data afterwards. */
 export interface RecordedRequest {
@@ -68,7 +70,7 @@ export function useStorefrontApp(): () => StorefrontApp {
     const storefrontReturnUrl = `${shop.url}${STOREFRONT_RETURN_PATH}`
     const registrations = sandboxRegistrations(
       [
-        { id: "payneteasy", options: { flow: "hosted", capture: "automatic", storefrontReturnUrl } },
+        { id: "payneteasy", options: { flow: "hosted", capture: "automatic", storefrontReturnUrl, orderDescription: SHOP_ORDER_DESCRIPTION } },
         { id: "direct", options: { flow: "direct", capture: "automatic", storefrontReturnUrl } },
       ],
       sandbox.url,

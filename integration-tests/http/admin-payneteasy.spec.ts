@@ -151,6 +151,8 @@ medusaIntegrationTestRunner({
       expect(byId.get(chargeback.id)).toMatchObject({
         kind: "chargeback", order_id: paid.orderId, what_to_do: expect.stringMatching(/dispute/), handled: null,
       })
+      // with its amount (issue 35): what the bank took back, in the title too
+      expect(byId.get(chargeback.id)).toMatchObject({ amount: chargeback.amount, currency: "EUR", title: expect.stringContaining(`${chargeback.amount} EUR`) })
       noSecrets(list.data)
 
       // The order panel shows the chargeback as a later event with a warning.
@@ -205,6 +207,30 @@ medusaIntegrationTestRunner({
         kind: "reconciliation_gave_up", session_id: session.id, detail: watch.note,
         what_to_do: expect.stringMatching(/PaynetEasy support/), handled: null,
       })
+    })
+
+    it("attention: a payment still unresolved past the reconciliation window while reconciliation has not flagged it (the job stalled) is listed; marked handled with a note", async () => {
+      const container = getContainer()
+      const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
+      const watch = await waitFor("the session is watched", async () => {
+        await reconcilePaynetEasy(container)
+        const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
+        return row ?? false
+      })
+      const before = (await get("/admin/payneteasy/attention?handled=all&limit=100")).data.items
+      expect(before.map((i: any) => i.id)).not.toContain(watch.id) // inside the window: reconciliation is on it
+      // the job stopped running: the watch is still pending 70 minutes after it started
+      await callbackLog(container).updatePaynetEasyReconciliations({ id: watch.id, started_at: new Date(Date.now() - 70 * 60_000) })
+      const list = await get("/admin/payneteasy/attention?limit=100")
+      const item = list.data.items.find((i: any) => i.id === watch.id)
+      expect(item).toMatchObject({
+        kind: "payment_unresolved", session_id: session.id, title: expect.stringMatching(/unresolved after 60 minutes/),
+        what_to_do: expect.stringMatching(/reconcile job/), handled: null,
+      })
+      const handled = await post(`/admin/payneteasy/attention/${watch.id}/handled`, { note: "restarted the worker" })
+      expect(handled.data.item).toMatchObject({ kind: "payment_unresolved", handled: { by: admin.userId, note: "restarted the worker" } })
+      const tooLong = await post(`/admin/payneteasy/attention/${watch.id}/handled`, { note: "x".repeat(501) })
+      expect(tooLong.status).toBe(400)
     })
 
     it("callback log: filters, pagination, scrubbed parameters; bad queries are a 400 naming the field", async () => {

@@ -95,6 +95,25 @@ medusaIntegrationTestRunner({
       })
     const gatewayOrders = (payoutId: string) => sandbox().control.byClientOrderId(payoutId)
 
+    it("attention: a two-step payout the gateway checked waits for confirmation in the queue (amount, payout); handled with a note; once confirmed it is no longer listed", async () => {
+      const res = await create({ method: "two_step", amount: "21.50", currency_code: "EUR", destination: DESTINATIONS.bank, recipient: "Jane Roe" })
+      const p = res.data.payout.status === "checked" ? res.data.payout : await waitStatus(res.data.payout.id, ["checked"])
+      const attention = async (handled = "false") =>
+        (await api.get(`/admin/payneteasy/attention?handled=${handled}&limit=100`, headers())).data.items.find((i: any) => i.id === p.id)
+      expect(await attention()).toMatchObject({
+        kind: "payout_awaiting_confirmation", payout_id: p.id, amount: "21.50", currency: "EUR", handled: null,
+        title: expect.stringMatching(/21\.50 EUR/), what_to_do: expect.stringMatching(/confirm/), detail: expect.stringMatching(/Jane Roe/),
+      })
+      expect(JSON.stringify(await attention())).not.toContain(ACCOUNT)
+      const marked = await api.post(`/admin/payneteasy/attention/${p.id}/handled`, { note: "asked finance to confirm" }, headers())
+      expect(marked.data.item.handled).toMatchObject({ by: admin.userId, note: "asked finance to confirm" })
+      expect(await attention()).toBeUndefined()
+      expect(await attention("true")).toMatchObject({ id: p.id, handled: { note: "asked finance to confirm" } })
+      expect((await confirm(p.id)).status).toBe(200)
+      await waitStatus(p.id, ["processing", "approved"])
+      expect(await attention("all")).toBeUndefined()
+    })
+
     it("answers 401 without admin authentication and sends nothing", async () => {
       const before = requests()
       const body = { method: "single", amount: "10.00", currency_code: "EUR", destination: DESTINATIONS.wallet }

@@ -86,6 +86,15 @@ medusaIntegrationTestRunner({
       expect(onlyGatewayOrder(sandbox(), session.id)).toMatchObject({ status: "approved", authorized: "10.42", captured: "0.00" })
     })
 
+    it("the gateway's payment page shows the shop's words and the amount, never an internal id (payses_/order_/pay_/cart_)", async () => {
+      const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
+      const html = await (await fetch(session.data.redirectUrl)).text()
+      const visible = html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, " ").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ")
+      expect(visible).toContain("Your order — amount 10.42 EUR")
+      expect(visible).not.toMatch(/\b(payses|pay|order|cart)_[0-9A-Za-z]/)
+      expect(visible).not.toContain(session.id)
+    })
+
     it("logged-in customer: payer email comes from the customer, the order belongs to them", async () => {
       const email = `customer-${Date.now()}@payneteasy.test`
       const password = "customer-password"

@@ -181,7 +181,8 @@ medusaIntegrationTestRunner({
         await locking.release(`payneteasy:recurring:${rp.id}`, { ownerId: "test-charge-in-flight" })
       }
       expect([busy.status, busy.data.type, busy.data.message]).toEqual([409, "conflict", expect.stringMatching(/being changed by another request/)])
-      expect((await listFor(order.id))[0].status).toBe("active")
+      // unchanged by the refused cancel: past due since the declined renewal (issue 35: never silently active)
+      expect((await listFor(order.id))[0].status).toBe("past_due")
 
       // cancel: the gateway's schedule is stopped (update-recurring-payment, finish date today) and the answer says so
       // only once the gateway confirmed; twice is the same and sends nothing more; unknown id 404
@@ -496,6 +497,65 @@ medusaIntegrationTestRunner({
         sandbox().control.removeFault(gone.id)
       }
       expect((sandbox().control.requests().CREATE_RP_V4 ?? 0) - before).toBe(2)
+    })
+
+    it("a declined renewal makes the subscription past due (not active), lists it in the attention queue with the gateway's reason, marked handled with a note; the next approved charge makes it active again and ends the item", async () => {
+      const customer = await registerCustomer(api, eur, "past-due")
+      const order = await buy(V4_PROVIDER, customer.headers)
+      const [rp] = await settledFor(order.id)
+      const failed: any[] = []
+      getContainer().resolve(Modules.EVENT_BUS).subscribe(CHARGE_FAILED_EVENT, async (e: any) => { if (e.data.id === rp.id) failed.push(e.data) })
+      const declined = await chargeNow(rp.recurring_payment_id, "declined")
+      // the event is emitted once the decline is recorded and the subscription updated
+      await waitFor("the charge_failed event", async () => failed.length > 0)
+      const [pastDue] = await listFor(order.id)
+      expect(pastDue).toMatchObject({ id: rp.id, status: "past_due", reason: expect.stringMatching(/renewal .* declined.*insufficient funds/i) })
+      const declinedCharge = pastDue.charges.find((c: any) => c.gateway_order_id === declined.orderid)
+      const open = (await api.get(`/admin/payneteasy/attention`, admin)).data
+      const item = open.items.find((i: any) => i.kind === "renewal_declined" && i.order_id === order.id)
+      expect(item).toMatchObject({
+        id: declinedCharge.id, kind: "renewal_declined", order_id: order.id, amount: PER_PERIOD, currency: "EUR", orderid: declined.orderid,
+        title: expect.stringMatching(/past due/i), detail: expect.stringMatching(/insufficient funds/), handled: null,
+      })
+      expect(item.what_to_do).toMatch(/card/)
+      // marked handled with a note: kept, with who and the note
+      const handled = await api.post(`/admin/payneteasy/attention/${item.id}/handled`, { note: "  e-mailed the customer  " }, admin)
+      expect(handled.data.item).toMatchObject({ id: item.id, handled: { by: expect.any(String), note: "e-mailed the customer" } })
+      expect((await api.get(`/admin/payneteasy/attention`, admin)).data.items.map((i: any) => i.id)).not.toContain(item.id)
+      // the next charge approved: active again, a renewal order, the item no longer listed at all
+      await chargeNow(rp.recurring_payment_id, "approved")
+      const [again] = await waitFor("the approved renewal", async () => {
+        const list = await listFor(order.id)
+        return list[0].charges.some((c: any) => c.renewal_order_id) ? list : undefined
+      })
+      expect(again).toMatchObject({ status: "active", reason: null })
+      expect((await api.get(`/admin/payneteasy/attention?handled=all`, admin)).data.items.map((i: any) => i.id)).not.toContain(item.id)
+    })
+
+    it("attention lists subscriptions that were not set up: a guest's subscription order, and one needing a person with its retry", async () => {
+      const guest = await buy(V4_PROVIDER, storeHeaders(eur).headers)
+      const [guestRp] = await settledFor(guest.id)
+      const gone = sandbox().control.addFault({ kind: "http-500", operation: "CARDREF_V4" })
+      let flagged: any
+      try {
+        const other = await registerCustomer(api, eur, "attention-retry")
+        ;[flagged] = await settledFor((await buy(V4_PROVIDER, other.headers)).id)
+      } finally {
+        sandbox().control.removeFault(gone.id)
+      }
+      const items = (await api.get(`/admin/payneteasy/attention?limit=100`, admin)).data.items
+      expect(items.find((i: any) => i.id === guestRp.id)).toMatchObject({
+        kind: "subscription_not_set_up", order_id: guest.id, amount: PER_PERIOD, currency: "EUR", retry: null,
+        detail: expect.stringMatching(/guest order/), what_to_do: expect.stringMatching(/customer/),
+      })
+      expect(items.find((i: any) => i.id === flagged.id)).toMatchObject({
+        kind: "subscription_not_set_up", retry: `/admin/payneteasy/recurring-payments/${flagged.id}/retry`,
+        detail: expect.stringMatching(/failed 4 times/),
+      })
+      const bad = await api.post(`/admin/payneteasy/attention/${guestRp.id}/handled`, { note: "x".repeat(501) }, admin).catch((e: any) => e.response)
+      expect(bad.status).toBe(400)
+      const done = await api.post(`/admin/payneteasy/attention/${guestRp.id}/handled`, { note: "asked the guest to sign up" }, admin)
+      expect(done.data.item).toMatchObject({ kind: "subscription_not_set_up", handled: { note: "asked the guest to sign up" } })
     })
 
     it("a guest buying a subscription product gets the order and a visible 'not set up' reason; no gateway call", async () => {

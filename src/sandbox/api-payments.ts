@@ -74,6 +74,7 @@ export function createOrder(c: Ctx, n: NewOrder, reply: (o: Order, serial: strin
       notify: f.notify_url || undefined,
     },
     merchantData: f.merchant_data,
+    description: f.order_desc || undefined,
     hosted: n.hosted,
     pageToken: randomBytes(12).toString("hex"),
     txns: [tx],

@@ -18,9 +18,11 @@ const page = (title: string, body: string, head = ""): string =>
   `.note{color:#666;font-size:.9em}.error{color:#b00}</style></head><body>` +
   `<p class="note">PaynetEasy sandbox — test page, no real money moves.</p>${body}</body></html>`
 
+/** What the payer is paying for: the shop's description (order_desc) and the amount; the ids stay out of the page. */
 function summary(order: Order): string {
   const amount = order.currency ? `${fromMinor(order.amountMinor, order.currency)} ${esc(order.currency)}` : "0"
-  return `<p>Order <b>${esc(order.clientOrderId)}</b> (orderid ${order.orderid}) — amount <b id="amount">${amount}</b></p>`
+  const what = order.description ? `<b id="order-desc">${esc(order.description)}</b>` : "Your payment"
+  return `<p>${what} — amount <b id="amount">${amount}</b></p>`
 }
 
 export function cardFormPage(order: Order, action: string, error?: string): string {

@@ -64,6 +64,8 @@ export interface Order {
   payer: { email?: string; phone?: string; firstName?: string; lastName?: string }
   urls: { redirect?: string; serverCallback?: string; notify?: string }
   merchantData?: string
+  /** The request's order_desc: the shop's words the payer reads on the hosted pages (never the merchant's ids). */
+  description?: string
   /** Hosted-page orders wait for the payer: "card" page, "payout" destination page. */
   hosted?: { page: "card" | "payout"; submitted: boolean }
   /** Token of this order's pages (hosted form, ACS challenge, result). */

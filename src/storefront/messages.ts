@@ -16,6 +16,8 @@ export interface PaynetEasyMessages {
   declined: string
   declinedWithReason: string
   notConfirmed: string
+  /** A request refused before anything was paid (no internal detail shown). */
+  notStarted: string
   payAgain: string
   orderPlaced: string
   cardNumber: string
@@ -51,8 +53,9 @@ const en: PaynetEasyMessages = {
   confirming: "Confirming your payment with the bank…",
   declined: "The payment was declined.",
   declinedWithReason: "The payment was declined: {reason}",
-  notConfirmed: "We could not confirm the payment yet. If money was taken, the order will appear shortly.",
+  notConfirmed: "We are confirming your payment with the bank. Please do not pay again: your order appears here as soon as the bank confirms it.",
   payAgain: "Try again",
+  notStarted: "The payment could not be started. Nothing was charged.",
   orderPlaced: "Thank you! Order #{display_id} is placed.",
   cardNumber: "Card number",
   expiry: "Expiry (MM/YY)",
@@ -84,8 +87,9 @@ const de: PaynetEasyMessages = {
   confirming: "Wir bestätigen Ihre Zahlung bei der Bank…",
   declined: "Die Zahlung wurde abgelehnt.",
   declinedWithReason: "Die Zahlung wurde abgelehnt: {reason}",
-  notConfirmed: "Die Zahlung ist noch nicht bestätigt. Falls Geld abgebucht wurde, erscheint die Bestellung in Kürze.",
+  notConfirmed: "Wir bestätigen Ihre Zahlung bei der Bank. Bitte zahlen Sie nicht noch einmal: Ihre Bestellung erscheint hier, sobald die Bank bestätigt.",
   payAgain: "Erneut versuchen",
+  notStarted: "Die Zahlung konnte nicht gestartet werden. Es wurde nichts abgebucht.",
   orderPlaced: "Vielen Dank! Bestellung #{display_id} ist aufgegeben.",
   cardNumber: "Kartennummer",
   expiry: "Gültig bis (MM/JJ)",
@@ -117,8 +121,9 @@ const ru: PaynetEasyMessages = {
   confirming: "Подтверждаем платёж в банке…",
   declined: "Платёж отклонён.",
   declinedWithReason: "Платёж отклонён: {reason}",
-  notConfirmed: "Платёж пока не подтверждён. Если деньги списаны, заказ скоро появится.",
+  notConfirmed: "Мы подтверждаем ваш платёж в банке. Пожалуйста, не оплачивайте повторно: заказ появится здесь, как только банк подтвердит платёж.",
   payAgain: "Попробовать снова",
+  notStarted: "Не удалось начать оплату. Деньги не списаны.",
   orderPlaced: "Спасибо! Заказ №{display_id} оформлен.",
   cardNumber: "Номер карты",
   expiry: "Срок действия (ММ/ГГ)",
@@ -172,6 +177,41 @@ const REASON_BY_CODE: Record<string, keyof PaynetEasyMessages> = {
  */
 export function declineMessage(messages: PaynetEasyMessages, error?: { code?: string; message?: string } | null): string {
   const known = error?.code ? REASON_BY_CODE[error.code] : undefined
-  const reason = known ? messages[known] : error?.message?.trim()
+  const reason = known ? messages[known] : gatewayReason(error?.message)
   return reason ? format(messages.declinedWithReason, { reason }) : messages.declined
+}
+
+/**
+ * The gateway's reason without its own "Declined:" lead-in (the kit's text already says declined), and without any
+ * internal id; undefined when nothing is left but "declined (by …)" itself, so the decline reads as one sentence.
+ */
+function gatewayReason(message: string | undefined): string | undefined {
+  const text = withoutIds(message ?? "").replace(/^\s*declined\s*[:\-–—]\s*/i, "").trim()
+  if (!text || /^declined\b/i.test(text)) return undefined
+  return text
+}
+
+// Medusa's and the plugin's record ids (payses_…, pay_…, order_…, cart_…, pnerp_…): never shown to a shopper.
+const INTERNAL_ID = /\b[a-z]{2,8}_[0-9A-Za-z]{6,}\b/g
+
+/** `text` with internal ids taken out (and the spacing and punctuation they leave tidied). */
+export function withoutIds(text: string): string {
+  return text.replace(INTERNAL_ID, "").replace(/\(\s*[,;]?\s*\)/g, "").replace(/\s+([,.;:)])/g, "$1").replace(/\s{2,}/g, " ").trim()
+}
+
+// Medusa's answer to completing a cart whose payment is not authorized (yet): the payment may still be in progress.
+const NOT_AUTHORIZED = /not authori[sz]ed/i
+
+/**
+ * What a shopper sees when a request of the payment step failed. A refusal (4xx) that cannot hide a payment is an
+ * error in plain words (`notStarted`); anything else (network failure, time-out, 5xx, 409 "already paid" or "busy",
+ * or "not authorized" from cart completion) may hide a payment the bank is still deciding, so it is `pending`
+ * with `notConfirmed`, which asks the shopper not to pay again.
+ */
+export function errorOutcome(messages: PaynetEasyMessages, error: unknown): { status: "pending" | "error"; message: string } {
+  const status = (error as { status?: unknown } | null)?.status
+  const message = String((error as { message?: unknown } | null)?.message ?? "")
+  const refused = typeof status === "number" && status >= 400 && status < 500 && ![408, 409, 429].includes(status)
+  if (!refused || NOT_AUTHORIZED.test(message)) return { status: "pending", message: messages.notConfirmed }
+  return { status: "error", message: messages.notStarted }
 }

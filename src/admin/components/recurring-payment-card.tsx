@@ -18,7 +18,7 @@ import { Status, when } from "./format"
 const money = (amount: string | null | undefined, currency: string | null | undefined) =>
   amount ? `${amount} ${(currency ?? "").toUpperCase()}` : "—"
 
-const CANCELLABLE = new Set(["active", "needs_attention"])
+const CANCELLABLE = new Set(["active", "past_due", "needs_attention"])
 const CANCEL_LIMITS =
   "Cancelling stops renewal orders in Medusa and asks PaynetEasy to stop the schedule (its finish date becomes today). If the gateway refuses or cannot confirm, you are told: stop it in the PaynetEasy merchant portal then (charges it still makes are flagged for a refund)."
 
@@ -93,7 +93,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
         <Field label="Gateway recurring payment" value={rp.recurring_payment_id} testId="payneteasy-recurring-gateway-id" />
         <Field label="Card" value={rp.card ? `${rp.card.brand ?? "Card"} •••• ${rp.card.last4}` : null} testId="payneteasy-recurring-card" mono={false} />
         <Field label="Created" value={when(rp.created_at)} mono={false} />
-        <Field label="Next charge" value={rp.status === "active" ? when(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
+        <Field label="Next charge" value={rp.status === "active" || rp.status === "past_due" ? when(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
         {rp.cancelled_at && (
           <Field label="Cancelled" value={`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`} mono={false} />
         )}

@@ -23,7 +23,7 @@ export const de: Messages = {
       callbackOutcome: { received: "Empfangen", processed: "Verarbeitet", ignored: "Keine Änderung nötig", failed: "Verarbeitung fehlgeschlagen", flagged: "Erfordert Aufmerksamkeit" },
       reconciliation: { pending: "Wird noch geprüft", final: "Abgeschlossen", flagged: "Aufgegeben: erfordert Aufmerksamkeit" },
       recurring: {
-        pending: "Wird eingerichtet", active: "Aktiv", not_set_up: "Nicht eingerichtet", failed: "Fehlgeschlagen", needs_attention: "Erfordert Aufmerksamkeit", cancelled: "Gekündigt",
+        pending: "Wird eingerichtet", active: "Aktiv", not_set_up: "Nicht eingerichtet", failed: "Fehlgeschlagen", needs_attention: "Erfordert Aufmerksamkeit", past_due: "Überfällig", cancelled: "Gekündigt",
       },
       recurringCancel: { pending: "Wird beim Gateway beendet", stopped: "Beim Gateway beendet", refused: "Gateway lehnte das Beenden ab", unknown: "Unbekannt, ob beendet" },
       recurringCharge: {

@@ -25,7 +25,7 @@ export const en = {
       callbackOutcome: { received: "Received", processed: "Processed", ignored: "No change needed", failed: "Processing failed", flagged: "Needs attention" },
       reconciliation: { pending: "Still checking", final: "Settled", flagged: "Gave up: needs attention" },
       recurring: {
-        pending: "Being set up", active: "Active", not_set_up: "Not set up", failed: "Failed", needs_attention: "Needs attention", cancelled: "Cancelled",
+        pending: "Being set up", active: "Active", not_set_up: "Not set up", failed: "Failed", needs_attention: "Needs attention", past_due: "Past due", cancelled: "Cancelled",
       },
       recurringCancel: { pending: "Stopping at the gateway", stopped: "Stopped at the gateway", refused: "Gateway refused to stop", unknown: "Not known if stopped" },
       recurringCharge: {

@@ -52,6 +52,28 @@ export function useAttention(filters: { handled: "false" | "true" | "all"; limit
   })
 }
 
+/** How many attention items are open (not handled): the sidebar's and the tab's count; refreshed every minute. */
+export function useAttentionCount() {
+  return useQuery({
+    queryKey: keys.attention({ handled: "false", limit: 1, offset: 0, count: "only" }),
+    queryFn: () => sdk.client.fetch<{ count: number }>("/admin/payneteasy/attention", { query: { handled: "false", limit: 1, offset: 0 } }),
+    select: (d) => d.count,
+    refetchInterval: 60_000,
+  })
+}
+
+/** Runs an item's retry route (`item.retry`, e.g. setting a subscription up again) and refreshes the queue. */
+export function useRetryAttention() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (item: Pick<AttentionItem, "id" | "retry">) => sdk.client.fetch<Record<string, unknown>>(item.retry!, { method: "POST" }),
+    onSuccess: () => Promise.all([
+      qc.invalidateQueries({ queryKey: ["payneteasy", "attention"] }),
+      qc.invalidateQueries({ queryKey: ["payneteasy", "recurring"] }),
+    ]),
+  })
+}
+
 export function useMarkHandled() {
   const qc = useQueryClient()
   return useMutation({

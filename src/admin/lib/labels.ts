@@ -53,7 +53,7 @@ export const STATUS_COLORS: { [G in StatusGroup]: Record<StatusValues[G], BadgeC
   callbackSource: { callback: "grey", return: "grey", reconcile: "grey" },
   callbackOutcome: { received: "blue", processed: "green", ignored: "grey", failed: "red", flagged: "orange" },
   reconciliation: { pending: "blue", final: "green", flagged: "orange" },
-  recurring: { pending: "blue", active: "green", not_set_up: "orange", failed: "red", needs_attention: "orange", cancelled: "grey" },
+  recurring: { pending: "blue", active: "green", not_set_up: "orange", failed: "red", needs_attention: "orange", past_due: "red", cancelled: "grey" },
   recurringCancel: { pending: "blue", stopped: "green", refused: "red", unknown: "orange" },
   recurringCharge: { ...GATEWAY, unmatched: "orange" },
   rebill: { pending: "blue", succeeded: "green", failed: "red" },

@@ -21,13 +21,16 @@ import { orderIdOf, redirectToOf, redirectUrlOf } from "../../gateway/replies"
 import { fromStatus, stripOutcome } from "./session-outcome"
 
 type Data = Record<string, unknown>
+
+export const DEFAULT_ORDER_DESCRIPTION = "Your order"
 type Outcome = { data: Data; status: PaymentSessionStatus }
 
 function orderRequest(ctx: ProviderContext, data: SessionData, payer: Payer): OrderRequest {
   const backend = ctx.options.backendUrl.replace(/\/+$/, "")
   return {
     clientOrderId: data.clientOrderId,
-    description: `Order ${data.session_id}`,
+    // what the shopper reads on the gateway's page: the shop's words, never an internal id
+    description: ctx.options.orderDescription ?? DEFAULT_ORDER_DESCRIPTION,
     payer,
     redirectUrl: `${backend}/payneteasy/return`,
     callbackUrl: `${backend}/payneteasy/callback`,

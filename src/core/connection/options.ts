@@ -89,6 +89,12 @@ export const optionsSchema = z
       .default("hosted"),
     backendUrl: url("backendUrl", 'the public URL of this Medusa backend (callback and return addresses), e.g. "https://api.myshop.com"'),
     storefrontReturnUrl: url("storefrontReturnUrl", 'where shoppers land after paying, e.g. "https://myshop.com/checkout/result"').optional(),
+    orderDescription: z
+      .string({ error: 'orderDescription must be text: what the shopper reads on the payment page, e.g. "Order at My Shop"' })
+      .trim()
+      .min(1, { message: 'orderDescription must not be empty: what the shopper reads on the payment page, e.g. "Order at My Shop"' })
+      .max(125, { message: "orderDescription must be at most 125 characters (the gateway's order_desc)" })
+      .optional(),
     timeouts: z
       .object({
         connectMs: positiveMs("connectMs").optional(),

@@ -8,7 +8,9 @@
  * - `callback_failed`: a callback-log row whose processing failed (the reconciliation retries it for a day; it stays
  *   here until it succeeds or someone marks it handled);
  * - `recurring_not_stopped`: a recurring payment cancelled here whose schedule the gateway did not confirm stopped
- *   (refused, or a lost reply STATUS could not settle): it may still charge the customer.
+ *   (refused, or a lost reply STATUS could not settle): it may still charge the customer;
+ * - declined renewals (past due), subscriptions not set up, payments unresolved past the reconciliation window and
+ *   payouts waiting for confirmation: attention-more-kinds.ts.
  * Each item says what to do. Marking one handled records who and when (payneteasy_attention_handled) and keeps the
  * item visible under `handled=true`. The lists read are bounded (MAX_SOURCE_ROWS each); pagination is over the
  * merged, newest-first list.
@@ -16,33 +18,18 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { userEmails } from "./users"
+import { moreAttentionItems } from "./attention-more-kinds"
+import type { AttentionItem } from "./attention-item"
 import { REPLY_MISMATCH_NOTE } from "../checkout/reply-match"
-import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
-import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+import { paynetEasyModule } from "../../modules/payneteasy"
 import type { CallbackRow, ReconciliationRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 
 export const MAX_SOURCE_ROWS = 1000
 const CHARGEBACK_TYPES = /chargeback|retrieval|dispute|fraud/i
 
-export type AttentionKind = "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch" | "recurring_not_stopped"
+export type { AttentionItem, AttentionKind } from "./attention-item"
 
-export interface AttentionItem {
-  id: string
-  kind: AttentionKind
-  title: string
-  what_to_do: string
-  detail: string | null
-  session_id: string | null
-  orderid: string | null
-  client_orderid: string | null
-  amount: string | null
-  currency: string | null
-  order_id: string | null
-  occurred_at: string
-  handled: { by: string; by_email: string | null; at: string; note: string | null } | null
-}
-
-const svc = (c: MedusaContainer) => c.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
+const svc = (c: MedusaContainer) => paynetEasyModule(c)
 
 function fromCallback(r: CallbackRow): AttentionItem | undefined {
   const base = {
@@ -54,6 +41,8 @@ function fromCallback(r: CallbackRow): AttentionItem | undefined {
     amount: r.amount,
     currency: r.currency,
     order_id: null,
+    payout_id: null,
+    retry: null,
     occurred_at: new Date(r.received_at).toISOString(),
     handled: null,
   }
@@ -61,7 +50,7 @@ function fromCallback(r: CallbackRow): AttentionItem | undefined {
     return {
       ...base,
       kind: "chargeback",
-      title: `${r.type} ${r.status} on gateway order ${r.orderid}`,
+      title: `${r.type} ${r.status}${r.amount ? ` of ${r.amount} ${r.currency ?? ""}`.trimEnd() : ""} on gateway order ${r.orderid}`,
       what_to_do:
         "The card holder's bank disputes or took back this payment. Answer the dispute in the PaynetEasy back office (evidence, deadline) and adjust the order in Medusa by hand if the money is gone.",
     }
@@ -128,6 +117,8 @@ function watchBase(w: ReconciliationRow) {
     amount: null,
     currency: null,
     order_id: null,
+    payout_id: null,
+    retry: null,
     occurred_at: new Date(w.last_checked_at ?? w.started_at).toISOString(),
     handled: null,
   }
@@ -148,6 +139,8 @@ function fromUnstoppedRecurring(r: RecurringPaymentRow): AttentionItem {
     amount: r.amount,
     currency: r.currency_code,
     order_id: r.order_id,
+    payout_id: null,
+    retry: null,
     occurred_at: new Date(r.cancelled_at ?? r.updated_at).toISOString(),
     handled: null,
   }
@@ -176,11 +169,12 @@ async function ordersBySession(container: MedusaContainer, sessionIds: string[])
 /** All attention items (handled ones included), newest first. */
 export async function attentionItems(container: MedusaContainer): Promise<AttentionItem[]> {
   const service = svc(container)
-  const [callbacks, chargebacks, watches, unstopped] = await Promise.all([
+  const [callbacks, chargebacks, watches, unstopped, more] = await Promise.all([
     service.listPaynetEasyCallbacks({ outcome: ["flagged", "failed"] }, { order: { received_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<CallbackRow[]>,
     service.listPaynetEasyCallbacks({ type: { $ilike: "%chargeback%" } } as Record<string, unknown>, { order: { received_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<CallbackRow[]>,
     service.listPaynetEasyReconciliations({ state: "flagged" }, { order: { last_checked_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<ReconciliationRow[]>,
     service.listPaynetEasyRecurringPayments({ status: "cancelled", gateway_cancel: ["refused", "unknown"] } as Record<string, unknown>, { take: MAX_SOURCE_ROWS }) as unknown as Promise<RecurringPaymentRow[]>,
+    moreAttentionItems(container, MAX_SOURCE_ROWS),
   ])
   const seen = new Set<string>()
   const items: AttentionItem[] = []
@@ -192,7 +186,7 @@ export async function attentionItems(container: MedusaContainer): Promise<Attent
   }
   // A watch flagged for a ledger entry whose declined callback-log row is already listed says the same thing twice;
   // both are kept, as each has its own "handled".
-  items.push(...watches.map(fromWatch), ...unstopped.map(fromUnstoppedRecurring))
+  items.push(...watches.map(fromWatch), ...unstopped.map(fromUnstoppedRecurring), ...more)
   const orders = await ordersBySession(container, items.map((i) => i.session_id).filter((s): s is string => !!s))
   const handled = items.length
     ? ((await service.listPaynetEasyAttentionHandleds({ item_id: items.map((i) => i.id) }, { take: items.length })))

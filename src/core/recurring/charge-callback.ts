@@ -7,8 +7,9 @@
  * - approved → a renewal order with its payment captured: `renew`, the renewal-order workflow's runner
  *   (core/recurring/renewal-order.ts; the caller passes it, core never imports a workflow); for a cancelled recurring payment, or an
  *   amount that is not the subscription's, nothing is created and the charge is flagged for a person (refund at the gateway);
- * - declined / error / filtered → recorded on the recurring payment and the event `payneteasy.recurring_payment.charge_failed`
- *   emitted (a store subscribes to it to e-mail the customer).
+ * - declined / error / filtered → recorded on the recurring payment, which becomes `past_due` (listed in the attention
+ *   queue) until a later charge is approved, and the event `payneteasy.recurring_payment.charge_failed` emitted (a store
+ *   subscribes to it to e-mail the customer).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -33,6 +34,13 @@ export type ChargeReport = Pick<CallbackRow, "client_orderid" | "orderid" | "amo
 
 /** The reason reconciliation writes when a charge is overdue and unknown to the gateway; a charge arriving clears it. */
 export const OVERDUE_REASON_PREFIX = "no charge reported by the gateway"
+
+/** The reason a past-due subscription shows: one sentence, the gateway's own words at the end. */
+export const PAST_DUE_REASON_PREFIX = "the renewal charge was"
+function pastDueReason(status: string, message: string | null): string {
+  const why = message ? scrub(message).replace(/^(declined|error|filtered)\s*:\s*/i, "").trim() : ""
+  return `${PAST_DUE_REASON_PREFIX} ${status} by the gateway${why ? `: ${why}` : ""}`
+}
 
 export async function processRecurringCharge(container: MedusaContainer, row: ChargeReport, renew: RenewOrder): Promise<Result> {
   const id = recurringRowId(row.client_orderid)
@@ -62,12 +70,16 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
         currency_code: rp.currency_code, error_code: errorCodeOf(status) ?? null, error_message: errorMessageOf(status) ?? null,
         note, charged_at: new Date(),
       })
-      // a charge came (whatever its outcome): the next one is a period away, and an "overdue" flag is answered
+      // a charge came (whatever its outcome): the gateway's next attempt is a period away, and an "overdue" flag is
+      // answered; a decline makes the subscription past due (never silently active), an approved charge ends that
       if (rp.status !== "cancelled") {
         const overdueAnswered = rp.status === "needs_attention" && (rp.reason ?? "").startsWith(OVERDUE_REASON_PREFIX)
+        const settles = overdueAnswered || rp.status === "active" || rp.status === "past_due"
+        const standing = !settles || (approved && note) ? {}
+          : approved ? { status: "active" as const, reason: null }
+          : { status: "past_due" as const, reason: pastDueReason(status.status, charge.error_message) }
         await svc.updatePaynetEasyRecurringPayments({
-          id: rp.id, next_charge_at: nextChargeDate(new Date(), rp.period, rp.interval),
-          ...(overdueAnswered ? { status: "active", reason: null } : {}),
+          id: rp.id, next_charge_at: nextChargeDate(new Date(), rp.period, rp.interval), ...standing,
         })
       }
     }

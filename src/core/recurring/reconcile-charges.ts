@@ -5,7 +5,7 @@
  * callback attempt was lost, so no renewal order was made). Run by the `payneteasy-reconcile-recurring` job.
  * Its tick (core/recurring/reconcile-charges.ts) runs under RECURRING_TICK_LOCK.
  *
- * For an active recurring payment whose `next_charge_at` has passed (and whose own `next_check_at` has come), STATUS
+ * For an active (or past-due) recurring payment whose `next_charge_at` has passed (and whose own `next_check_at` has come), STATUS
  * is asked for the charge we expect next: `<row id>-c<n>`, n = the highest charge number recorded + 1 (then any lower
  * number never recorded), the form callbacks carry (README "Recurring payments", core/callbacks/order-kinds.ts). When STATUS
  * names that charge, it goes through processRecurringCharge — the callback's own code path, lock and de-duplication
@@ -39,7 +39,7 @@ export type RecurringReconcileReport = { skipped: boolean; checked: number; foun
 /** Active recurring payments whose charge is overdue and whose own next check has come (at most LIMIT). */
 export async function dueRecurringPayments(container: MedusaContainer, at: Date): Promise<RecurringPaymentRow[]> {
   return (await service(container).listPaynetEasyRecurringPayments(
-    { status: "active", recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
+    { status: ["active", "past_due"], recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
     { take: LIMIT, order: { next_charge_at: "ASC" } }
   )) as RecurringPaymentRow[]
 }
@@ -85,7 +85,7 @@ export async function flagIfOverdue(
   const before = await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${rp.id}`, async () => {
     const [fresh] = (await svc.listPaynetEasyRecurringPayments({ id: rp.id }, { take: 1 })) as RecurringPaymentRow[]
     // a callback may have come meanwhile: it moved next_charge_at on
-    if (fresh?.status !== "active" || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return null
+    if ((fresh?.status !== "active" && fresh?.status !== "past_due") || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return null
     await svc.updatePaynetEasyRecurringPayments({ id: rp.id, status: "needs_attention", reason, next_check_at: null })
     return { id: fresh.id, status: fresh.status, reason: fresh.reason, next_check_at: fresh.next_check_at }
   }, { timeout: 30 })

@@ -23,7 +23,7 @@
 import { container } from "@medusajs/framework"
 import { MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { InitiatePaymentInput, InitiatePaymentOutput } from "@medusajs/framework/types"
-import { checkStatus, newSessionData } from "../checkout/checkout"
+import { checkStatus, DEFAULT_ORDER_DESCRIPTION, newSessionData } from "../checkout/checkout"
 import type { ProviderContext } from "../checkout/context"
 import { wrap } from "../checkout/errors"
 import { storefrontSafe } from "../checkout/payer"
@@ -198,7 +198,7 @@ async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: S
     cardRefId: card.card_ref_id!,
     amount: base.amount,
     currency: base.currency,
-    description: `Order ${data.session_id}`,
+    description: ctx.options.orderDescription ?? DEFAULT_ORDER_DESCRIPTION,
     ip: typeof payer.ip === "string" && payer.ip ? payer.ip : "0.0.0.0",
     cvv,
     callbackUrl: `${backend}/payneteasy/callback`,

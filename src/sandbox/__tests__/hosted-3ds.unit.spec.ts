@@ -195,7 +195,8 @@ describe("formats of payer-facing data", () => {
   })
 
   it("escapes merchant-supplied text on the hosted page", async () => {
-    const { page } = await hosted('<b id="x">')
+    // the page shows the order's description (order_desc), never the client_orderid: both carry the markup here
+    const { page } = await hosted('<b id="x">', "SALEFORM", { order_desc: '<b id="x">' })
     const html = await (await fetch(page)).text()
     expect(html).not.toContain('<b id="x">')
     expect(html).toContain("&lt;b id=&quot;x&quot;&gt;")

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check"
 import {
-  cardBrand, cardErrors, createMessages, createReturnHandler, declineMessage, isPaynetEasy, luhnValid, MESSAGES, nextStep, parseExpiry, payerFromCart,
+  cardBrand, cardErrors, createMessages, createReturnHandler, declineMessage, errorOutcome, isPaynetEasy, luhnValid, MESSAGES, nextStep, parseExpiry, payerFromCart,
   readReturnParams, waitForOrder, type StoreSdk,
 } from ".."
 
@@ -50,6 +50,40 @@ describe("messages", () => {
     expect(declineMessage(createMessages("de"), { code: "116" })).toBe("Die Zahlung wurde abgelehnt: Die Karte ist nicht ausreichend gedeckt.")
     expect(declineMessage(en, { code: "999", message: "Do not honor" })).toBe("The payment was declined: Do not honor")
     expect(declineMessage(en, null)).toBe("The payment was declined.")
+  })
+
+  it("a decline reads as one sentence: the gateway's own 'Declined:' lead-in is not repeated after the kit's", () => {
+    const en = createMessages("en")
+    expect(declineMessage(en, { code: "100", message: "Declined: insufficient funds" })).toBe("The payment was declined: insufficient funds")
+    expect(declineMessage(en, { message: "Declined by issuer" })).toBe("The payment was declined.")
+    expect(declineMessage(en, { message: "declined" })).toBe("The payment was declined.")
+    for (const lang of ["en", "de", "ru"] as const) {
+      for (const message of ["Declined: pick-up card (stolen)", "DECLINED - do not honor", "Declined by sandbox steering"]) {
+        const text = declineMessage(createMessages(lang), { code: "9999", message })
+        expect([lang, message, text.match(/declined/gi)?.length ?? 0]).toEqual([lang, message, lang === "en" ? 1 : 0])
+        expect(text.split(/[.!?](\s|$)/).filter((p) => p && p.trim()).length).toBeLessThanOrEqual(1)
+      }
+    }
+  })
+
+  it("an error while paying never shows an internal id; one that may hide a payment in progress says we are confirming it and does not invite paying again", () => {
+    const en = createMessages("en")
+    const err = (message: string, status?: number) => Object.assign(new Error(message), status === undefined ? {} : { status })
+    for (const e of [
+      err("Session: payses_01KAQ3T0ZK8 was not authorized with the provider.", 400),
+      err("Failed to fetch"),
+      err("Internal Server Error", 500),
+      err("Gateway Timeout", 504),
+    ]) {
+      const out = errorOutcome(en, e)
+      expect([e.message, out]).toEqual([e.message, { status: "pending", message: en.notConfirmed }])
+    }
+    expect(en.notConfirmed).toMatch(/confirming your payment.*do not pay again/i)
+    for (const lang of ["en", "de", "ru"] as const) expect(MESSAGES[lang].notConfirmed).not.toContain(MESSAGES[lang].payAgain)
+    const refused = errorOutcome(en, err("Payment session payses_01KAQ3 of cart cart_01KB was not found (order_01X, pay_01Y)", 404))
+    expect(refused.status).toBe("error")
+    expect(refused.message).not.toMatch(/payses_|cart_|order_|pay_/)
+    expect(refused.message.length).toBeGreaterThan(0)
   })
 })
 

@@ -10,9 +10,9 @@ import {
   type CartLike, type OrderLike, type PaymentOutcome, type ReturnParams, type SavedCard,
 } from "../checkout"
 import { cardBrand, cardErrors, type CardBrand, type CardInput } from "../card"
-import { declineMessage, format, type PaynetEasyMessages } from "../messages"
+import { declineMessage, errorOutcome, format, type PaynetEasyMessages } from "../messages"
 import { usePaynetEasy } from "./context"
-import { statusRole, usePaymentRun, type RunState } from "./payment-run"
+import { payBlocked, statusRole, usePaymentRun, type RunState } from "./payment-run"
 
 /** A card icon (inline SVG, currentColor) for the payment method list. */
 export function CardIcon(props: { size?: number }) {
@@ -61,8 +61,8 @@ export function HostedPayButton({ cart, providerId, saveCard, onOrder, children 
       <button
         type="button"
         className="pne-pay"
-        disabled={state.status === "working" || state.status === "done"}
-        onClick={() => run(async () => nextStep(await startPayment(sdk, cart, { providerId, saveCard })), messages.redirecting)}
+        disabled={payBlocked(state)}
+        onClick={() => run(async () => nextStep(await startPayment(sdk, cart, { providerId, saveCard })), messages.redirecting, true)}
       >
         {children ?? format(messages.payOnPaymentPage, { amount: formatAmount(cart.total, cart.currency_code) })}
       </button>
@@ -139,7 +139,7 @@ export function DirectCardForm({ cart, providerId, saveCard, onOrder }: PayProps
       {field("expiry", messages.expiry, { autoComplete: "cc-exp", placeholder: "MM/YY", inputMode: "numeric" })}
       {field("cvv", messages.cvv, { autoComplete: "cc-csc", inputMode: "numeric", maxLength: "4" })}
       {field("holder", messages.holder, { autoComplete: "cc-name" })}
-      <button type="submit" className="pne-pay" disabled={state.status === "working" || state.status === "done"}>
+      <button type="submit" className="pne-pay" disabled={payBlocked(state)}>
         {format(messages.payButton, { amount: formatAmount(cart.total, cart.currency_code) })}
       </button>
       <StatusLine state={state} />
@@ -202,7 +202,7 @@ export function SavedCards({ cart, providerId, onOrder, askCvv = false }: PayPro
         <button
           type="button"
           className="pne-pay"
-          disabled={state.status === "working" || state.status === "done"}
+          disabled={payBlocked(state)}
           onClick={() =>
             run(async () => {
               const code = cvv.current?.value
@@ -243,7 +243,7 @@ export function PayAgainButton({ cartId, providerId, onOrder, onCardNeeded }: {
             const step = nextStep(await startPayment(sdk, cart as CartLike, { providerId }))
             if (step.type === "card") onCardNeeded?.()
             return step
-          }, messages.redirecting)
+          }, messages.redirecting, true)
         }
       >
         {messages.payAgain}
@@ -254,22 +254,32 @@ export function PayAgainButton({ cartId, providerId, onOrder, onCardNeeded }: {
 }
 
 /** What `usePaymentReturn` reports. */
-export type ReturnState = { status: "confirming" } | (PaymentOutcome & { status: "settled"; params: ReturnParams })
+export type ReturnState =
+  | { status: "confirming" }
+  | (PaymentOutcome & { status: "settled"; params: ReturnParams })
+  /** The return could not be read at all (refused before anything was looked up): the message, no ids. */
+  | { status: "failed"; message: string }
 
 /**
  * The return page's logic: reads the return URL (default: the current location), waits for the order, and reports
  * confirming → settled (order / declined / pending).
  */
 export function usePaymentReturn(url?: string, timeoutMs?: number): ReturnState {
-  const { sdk } = usePaynetEasy()
+  const { sdk, messages } = usePaynetEasy()
   const [state, setState] = useState<ReturnState>({ status: "confirming" })
   useEffect(() => {
     const ctrl = new AbortController()
     finishReturn(sdk, url ?? window.location.href, { signal: ctrl.signal, timeoutMs })
       .then((o) => setState({ ...o, status: "settled" }))
-      .catch((e) => !ctrl.signal.aborted && setState({ status: "settled", type: "declined", error: { message: (e as Error).message }, params: {} }))
+      // a failure while confirming is not a decline: unless the request was refused outright, the payment may be in
+      // progress, so the page says it is being confirmed and offers no "Try again"
+      .catch((e) => {
+        if (ctrl.signal.aborted) return
+        const out = errorOutcome(messages, e)
+        setState(out.status === "pending" ? { status: "settled", type: "pending", params: {} } : { status: "failed", message: out.message })
+      })
     return () => ctrl.abort()
-  }, [sdk, url, timeoutMs])
+  }, [sdk, messages, url, timeoutMs])
   return state
 }
 
@@ -286,6 +296,7 @@ export function PaymentReturn({ providerId, renderOrder, onCardNeeded, timeoutMs
   const { messages } = usePaynetEasy()
   const state = usePaymentReturn(undefined, timeoutMs)
   if (state.status === "confirming") return <p className="pne-status pne-status-working" role="status">{messages.confirming}</p>
+  if (state.status === "failed") return <p className="pne-status pne-status-error" role="alert">{state.message}</p>
   if (state.type === "order") {
     return renderOrder ? <>{renderOrder(state.order)}</> : (
       <p className="pne-status pne-status-done" role="status" data-order-id={state.order.id}>

@@ -1,11 +1,11 @@
 /**
- * "PaynetEasy" in the dashboard sidebar (/app/payneteasy): the attention queue, the callback log and the connection
- * check. Each tab is its own component (src/admin/components); data through react-query hooks (src/admin/lib/hooks.ts).
+ * "PaynetEasy" in the dashboard sidebar (/app/payneteasy), with the count of open attention items on its icon: the
+ * attention queue, the callback log and the connection check. Each tab is its own component (src/admin/components); data through react-query hooks (src/admin/lib/hooks.ts).
  */
 import { defineRouteConfig } from "@medusajs/admin-sdk"
-import { CreditCard } from "@medusajs/icons"
 import { Heading, Tabs, Text } from "@medusajs/ui"
 import { AttentionList } from "../../components/attention-list"
+import { AttentionNavIcon, AttentionTabLabel } from "../../components/attention-nav-icon"
 import { CallbackLog } from "../../components/callback-log"
 import { ConnectionCheck } from "../../components/connection-check"
 
@@ -19,7 +19,9 @@ const PaynetEasyPage = () => (
     </div>
     <Tabs defaultValue="attention">
       <Tabs.List>
-        <Tabs.Trigger value="attention">Attention</Tabs.Trigger>
+        <Tabs.Trigger value="attention">
+          <AttentionTabLabel />
+        </Tabs.Trigger>
         <Tabs.Trigger value="callbacks">Callback log</Tabs.Trigger>
         <Tabs.Trigger value="connection">Connection</Tabs.Trigger>
       </Tabs.List>
@@ -38,6 +40,7 @@ const PaynetEasyPage = () => (
   </div>
 )
 
-export const config = defineRouteConfig({ label: "PaynetEasy", icon: CreditCard })
+// the icon shows the open attention items' count (the label is a fixed string in Medusa's route config)
+export const config = defineRouteConfig({ label: "PaynetEasy", icon: AttentionNavIcon })
 
 export default PaynetEasyPage

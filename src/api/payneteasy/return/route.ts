@@ -21,7 +21,6 @@ import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
 import { cartAndOrderFor } from "../../../core/checkout/cart-and-order"
 import { acceptGatewayMessage, readGatewayMessage } from "../../../core/callbacks/accept"
-import { escapeHtml } from "../../../gateway/html-escape"
 
 export const AUTHENTICATE = false
 
@@ -62,8 +61,9 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
       .status(200)
       .type("text/html")
       .send(
-        `<!doctype html><meta charset="utf-8"><title>Payment</title><p>Thank you. Your payment is being confirmed` +
-          `${known.cart_id ? ` (cart ${escapeHtml(known.cart_id)})` : ""}; you can return to the shop.</p>`
+        // the shopper's words only: no cart, session or order id on the page
+        `<!doctype html><meta charset="utf-8"><title>Payment</title><p>Thank you. We are confirming your payment with the bank; ` +
+          `please do not pay again. You can return to the shop: your order appears there as soon as it is confirmed.</p>`
       )
     return
   }

@@ -10,6 +10,8 @@
  * - active: the gateway holds the recurring payment (`recurring_payment_id`) and charges on schedule;
  * - not_set_up: nothing was created and nothing will be, with the reason (guest order, no private key, no card);
  * - failed: the gateway refused the request (reason = its message);
+ * - past_due: the gateway declined a renewal charge (reason = its message); the gateway's schedule still runs and
+ *   tries again on `next_charge_at`, an approved charge makes it `active` again; listed in the attention queue;
  * - needs_attention: the reply was lost and STATUS could not tell whether it exists, or a charge is overdue past the
  *   grace period and the gateway reports none (reconciliation): a person must check the gateway;
  * - cancelled: cancelled in the admin; `gateway_cancel` says what the gateway's schedule did (workflows/payneteasy/
@@ -24,7 +26,7 @@
 import { model } from "@medusajs/framework/utils"
 
 export const RECURRING_PERIODS = ["day", "week", "month", "year"] as const
-export const RECURRING_STATUSES = ["pending", "active", "not_set_up", "failed", "needs_attention", "cancelled"] as const
+export const RECURRING_STATUSES = ["pending", "active", "not_set_up", "failed", "needs_attention", "past_due", "cancelled"] as const
 export const GATEWAY_CANCEL_STATES = ["pending", "stopped", "refused", "unknown"] as const
 
 export const PaynetEasyRecurringPayment = model

@@ -114,7 +114,7 @@ export async function cancelRecurringPayment(container: MedusaContainer, id: str
   return underLock(container, `payneteasy:recurring:${id}`, async () => {
     const [row] = (await svc.listPaynetEasyRecurringPayments({ id }, { take: 1 })) as Row[]
     if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Recurring payment ${id} was not found`)
-    if (row.status !== "cancelled" && row.status !== "active" && row.status !== "needs_attention") {
+    if (row.status !== "cancelled" && row.status !== "active" && row.status !== "past_due" && row.status !== "needs_attention") {
       throw new MedusaError(MedusaError.Types.CONFLICT, `Recurring payment ${id} is ${row.status}: there is nothing to cancel`)
     }
     const { result } = await cancelRecurringPaymentWorkflow(container).run({ input: { row, actor } })

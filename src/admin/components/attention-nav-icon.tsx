@@ -1,0 +1,38 @@
+/**
+ * The sidebar's "PaynetEasy" icon with the attention count: Medusa's route config takes a fixed label but renders the
+ * icon as a component, so the open items' count is shown in the icon's place (a red badge) while anything needs a
+ * person, and the card icon when nothing does. The count comes from the attention route (refreshed every minute).
+ */
+import { CreditCard } from "@medusajs/icons"
+import { useAttentionCount } from "../lib/hooks"
+
+export function AttentionNavIcon() {
+  const { data: count } = useAttentionCount()
+  if (!count) return <CreditCard />
+  return (
+    <span
+      className="bg-ui-tag-red-icon text-ui-fg-on-color flex h-[15px] w-[15px] items-center justify-center text-[9px] font-medium leading-none"
+      data-testid="payneteasy-attention-count"
+      data-count={count}
+      title={`${count} item${count === 1 ? "" : "s"} need attention`}
+      aria-label={`${count} item${count === 1 ? "" : "s"} need attention`}
+    >
+      {count > 99 ? "99+" : count}
+    </span>
+  )
+}
+
+/** "Attention" with the open count, for the page's tab. */
+export function AttentionTabLabel() {
+  const { data: count } = useAttentionCount()
+  return (
+    <>
+      Attention
+      {count ? (
+        <span className="text-ui-fg-error ml-1" data-testid="payneteasy-attention-tab-count">
+          ({count})
+        </span>
+      ) : null}
+    </>
+  )
+}

@@ -1,0 +1,24 @@
+/** One item of the attention queue (the owner's inbox), as GET /admin/payneteasy/attention answers it. */
+export type AttentionKind =
+  | "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch" | "recurring_not_stopped"
+  | "renewal_declined" | "subscription_not_set_up" | "renewal_not_reported" | "payment_unresolved" | "payout_awaiting_confirmation"
+
+export interface AttentionItem {
+  id: string
+  kind: AttentionKind
+  title: string
+  what_to_do: string
+  detail: string | null
+  session_id: string | null
+  orderid: string | null
+  client_orderid: string | null
+  amount: string | null
+  currency: string | null
+  order_id: string | null
+  /** The payout the item is about (payout_awaiting_confirmation). */
+  payout_id: string | null
+  /** The admin route that retries what failed, when the gateway allows a retry (POST, no body); else null. */
+  retry: string | null
+  occurred_at: string
+  handled: { by: string; by_email: string | null; at: string; note: string | null } | null
+}
