@@ -38,6 +38,9 @@ export interface AppSizes {
   memoryDistinct: number
   /** chunks the distinct ones are sent in, each processed before its redeliveries follow */
   memoryChunks: number
+  /** callback → Payment: measured pairs (one callback, one processPaymentWorkflow) after `paymentWarmups` pairs */
+  payments: number
+  paymentWarmups: number
 }
 
 type Cannon = autocannon.Result & { seconds: number }
@@ -487,5 +490,70 @@ export async function memoryFigure(app: AppProcess, sizes: AppSizes): Promise<Fi
       { what: `the worker (which processed them) grew ${workerGrowth.toFixed(1)} MB (≤ 50 MB)`, ok: workerGrowth <= 50 },
     ],
     note: `worker RSS growth ${workerGrowth.toFixed(1)} MB; server heap used ${(baseline.heapUsed / MB).toFixed(0)} → ${(final.heapUsed / MB).toFixed(0)} MB; ${sent.toLocaleString("en-US")} callbacks after the warm-up`,
+  })
+}
+
+/**
+ * What a flash sale feels: a genuine callback turned into a Payment and a completed cart by the worker (the
+ * subscriber's `processCallbacks` on the row the route recorded: read under the session's lock, STATUS through the
+ * provider, the Payment, the cart completed into an order, the watch closed, the outcome written) against Medusa's own
+ * `processPaymentWorkflow` (action authorized) for the same kind of cart and payment: the work core does for any
+ * provider's webhook (STATUS too: its cart completion authorizes the session through the provider). Both run in the
+ * worker process, one of each alternately (bench/app/server.ts `paymentCost`), on real carts made through the store
+ * API. The rows are written as the route writes them (its own cost is callbacks/s). Judged on the median time per
+ * callback; the plugin's own SQL statements are ours minus the floor's (the same Medusa work on both sides).
+ */
+export async function paymentFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
+  const warm = sizes.paymentWarmups
+  const n = sizes.payments + warm
+  const statusBefore = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  const made = await app.call<{ carts: Array<{ cartId: string; sessionId: string; amount: number }>; orderid: string; templateSessionId: string }>("makeCarts", { n: 2 * n })
+  await settleTemplate(app)
+  const statusAfterSetup = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  const oursCarts = made.carts.slice(0, n)
+  const floorCarts = made.carts.slice(n)
+  const sql = (text: string, params: unknown[] = []) => app.call<any[]>("sql", { text, params })
+  const rows = await sql(
+    `insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status, event_key, amount, currency, params, outcome, received_at)
+     select 'pnecb_pay' || lpad(g::text, 5, '0'), 'callback', s.provider_id, s.id, ?, s.id, 'preauth', 'approved', s.amount::text || '|', s.amount::text, upper(s.currency_code),
+            jsonb_build_object('status', 'approved', 'type', 'preauth', 'orderid', ?::text, 'client_orderid', s.id), 'received', now()
+     from unnest(?::text[]) with ordinality as u(id, g) join payment_session s on s.id = u.id
+     returning id, session_id`,
+    [made.orderid, made.orderid, oursCarts.map((c) => c.sessionId)]
+  )
+  const rowOf = new Map(rows.map((r) => [r.session_id, r.id]))
+  const pairs = oursCarts.map((c, i) => ({ callbackId: rowOf.get(c.sessionId)!, sessionId: floorCarts[i].sessionId, amount: floorCarts[i].amount }))
+  await app.worker.call("paymentCost", { pairs: pairs.slice(0, warm) })
+  const r = await app.worker.call<{ ours: any[]; floor: any[] }>("paymentCost", { pairs: pairs.slice(warm) })
+  const statusCalls = ((await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0) - statusAfterSetup
+  const sessions = made.carts.map((c) => c.sessionId)
+  const [db] = await sql(
+    `select (select count(*)::int from payment where payment_session_id = any(?) and deleted_at is null) as payments,
+            (select count(*)::int from order_cart where cart_id = any(?) and deleted_at is null) as orders,
+            (select count(*)::int from payneteasy_callback where id = any(?) and outcome = 'processed') as processed`,
+    [sessions, made.carts.map((c) => c.cartId), rows.map((x) => x.id)]
+  )
+  const ms = (side: any[]) => summarize(side.map((x) => x.ms))
+  const avg = (side: any[], key: string) => side.reduce((a, x) => a + x[key], 0) / side.length
+  const oursSql = avg(r.ours, "sql")
+  const floorSql = avg(r.floor, "sql")
+  const own = oursSql - floorSql
+  const lastOurs: string[] = r.ours[r.ours.length - 1].texts ?? []
+  const pluginTables = lastOurs.filter((t) => /payneteasy_/.test(t)).length
+  const o = ms(r.ours)
+  const f = ms(r.floor)
+  void statusBefore
+  return figure({
+    figure: "callback → Payment", unit: "ms", goal: { kind: "ratio-max", limit: 1.3 },
+    oursWhat: `worker: a recorded genuine callback → STATUS → Payment → cart completed (processCallbacks, as the subscriber runs it), ${r.ours.length} callbacks`,
+    floorWhat: `worker: Medusa's processPaymentWorkflow (authorized) for the same kind of cart and payment, ${r.floor.length} carts, alternating`,
+    ours: side(o), floor: side(f),
+    checks: [
+      { what: `every cart an order and one Payment each: ${db.payments} payments, ${db.orders} orders for ${sessions.length} carts; ${db.processed} of ${rows.length} callbacks processed; ${statusCalls} STATUS calls for ${sessions.length}`,
+        ok: db.payments === sessions.length && db.orders === sessions.length && db.processed === rows.length && statusCalls === sessions.length, correctness: true },
+      { what: `the plugin's own SQL statements per callback (ours − floor) ≤ 10: ${own.toFixed(1)}`, ok: own <= 10 },
+    ],
+    note: `${(1000 / o.median).toFixed(1)} vs ${(1000 / f.median).toFixed(1)} callbacks/s, one at a time; worker CPU per callback ${avg(r.ours, "cpuMs").toFixed(1)} ms vs ${avg(r.floor, "cpuMs").toFixed(1)} ms; SQL statements per callback ${oursSql.toFixed(1)} vs ${floorSql.toFixed(1)} (the plugin's own ${own.toFixed(1)}; ${pluginTables} on payneteasy_ tables)`,
+    detail: { oursSql: lastOurs, floorSql: r.floor[r.floor.length - 1].texts ?? [] },
   })
 }

@@ -24,6 +24,9 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { callbackControl } from "../../src/gateway"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../src/sandbox"
 import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { processCallbacks } from "../../src/workflows/payneteasy/process-callback"
+import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { PaymentActions } from "@medusajs/framework/utils"
 import { PROVIDER_IDS, SANDBOX_URL_ENV } from "../../integration-tests/helpers/provider-options"
 import { BACKEND_URL_ENV } from "../../integration-tests/helpers/backend-url"
 import { REPO_ROOT } from "../../integration-tests/helpers/paths"
@@ -113,6 +116,32 @@ async function makeSessions(args: { n: number; tag: string; young?: boolean; url
   return { genuine, forged, templateSessionId: session.id, orderid }
 }
 
+/**
+ * `n` real carts, each with its PaynetEasy payment session pending (shipping chosen, a payment collection, a hosted
+ * session), made through the store API; then every session's data is pointed at one gateway order the shopper paid
+ * on the sandbox's page (a template checkout, as makeSessions does), so STATUS confirms each as approved and either
+ * path (the plugin's callback processing, or Medusa's processPaymentWorkflow) authorizes it and completes its cart.
+ * The template's own callback completes the template cart (the caller drains it). Four carts are made at a time.
+ */
+async function makeCarts(args: { n: number }) {
+  const api = fetchApi(app.url)
+  const { session: tpl } = await checkoutToPaymentSession(api, store, PROVIDER_IDS.hosted)
+  await payHostedPage(tpl.data.redirectUrl, APPROVE_CARD)
+  const carts: Array<{ cartId: string; sessionId: string; amount: number }> = []
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < args.n) {
+        next++
+        const { cart, session } = await checkoutToPaymentSession(api, store, PROVIDER_IDS.hosted)
+        carts.push({ cartId: cart.id, sessionId: session.id, amount: Number(session.amount) })
+      }
+    })
+  )
+  await sql(`update payment_session set data = (select data from payment_session where id = ?) where id = any(?)`, [tpl.id, carts.map((c) => c.sessionId)])
+  return { carts, orderid: String(tpl.data.orderId), templateSessionId: tpl.id }
+}
+
 /** Marks the bench's own statements (IPC `sql`), which the query log leaves out. */
 const BENCH_SQL = "/* bench */"
 const queryLog = { counts: new Map<string, number>() }
@@ -140,6 +169,9 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
   async makeSessions(args: { n: number; tag: string; young?: boolean; urls?: boolean }) {
     return makeSessions(args)
   },
+  async makeCarts(args: { n: number }) {
+    return makeCarts(args)
+  },
   async sandboxRequests() {
     return sandbox.control.requests()
   },
@@ -164,6 +196,44 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     k.removeListener("query", countQuery)
     const top = [...queryLog.counts].sort((x, y) => y[1] - x[1]).slice(0, 25)
     return { total: [...queryLog.counts.values()].reduce((a, n) => a + n, 0), top }
+  },
+  /**
+   * Worker: a recorded genuine callback to a Payment and a completed cart, the plugin's way (the subscriber's own
+   * `processCallbacks` on the row, as a `payneteasy.callback.received` event naming it would) against Medusa's
+   * `processPaymentWorkflow` (action authorized) for another cart of the same kind, alternating one of each. Per item:
+   * wall milliseconds, this process's CPU milliseconds, SQL statements sent (and, for the last pair, their texts).
+   */
+  async paymentCost(args: { pairs: Array<{ callbackId: string; sessionId: string; amount: number }> }) {
+    const k = knex()
+    let texts: string[] | undefined
+    let count = 0
+    const listen = (q: { sql: string }) => {
+      count++
+      texts?.push(q.sql.replace(/\s+/g, " ").slice(0, 160))
+    }
+    k.on("query", listen)
+    const time = async (work: () => Promise<unknown>, keep: boolean) => {
+      count = 0
+      texts = keep ? [] : undefined
+      const cpu0 = process.cpuUsage()
+      const t0 = process.hrtime.bigint()
+      await work()
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6
+      const cpu = process.cpuUsage(cpu0)
+      return { ms, cpuMs: (cpu.user + cpu.system) / 1000, sql: count, texts }
+    }
+    const ours: any[] = []
+    const floor: any[] = []
+    try {
+      for (const [i, p] of args.pairs.entries()) {
+        const last = i === args.pairs.length - 1
+        ours.push(await time(() => processCallbacks(app.container, [p.callbackId]), last))
+        floor.push(await time(() => processPaymentWorkflow(app.container).run({ input: { action: PaymentActions.AUTHORIZED, data: { session_id: p.sessionId, amount: p.amount } } }), last))
+      }
+    } finally {
+      k.removeListener("query", listen)
+    }
+    return { ours, floor }
   },
   async shutdown() {
     setTimeout(() => void stop(0), 10)
