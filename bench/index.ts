@@ -40,7 +40,7 @@ const FULL: AppSizes = {
 }
 const QUICK: AppSizes = {
   checkouts: 5, checkoutWarmups: 2, callbacks: 100, rounds: 2, floodSeconds: 1, medusa404: false, connections: 10, scaleRows: 100_000, scaleSamples: 6,
-  watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40, memoryChunks: 2, payments: 8, paymentWarmups: 2,
+  watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40, memoryChunks: 2, payments: 6, paymentWarmups: 1,
 }
 
 async function main() {
