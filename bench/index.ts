@@ -15,7 +15,7 @@
  * bench/sandbox-scaling.ts (the sandbox is constant time) stays a separate script: npm run bench:sandbox.
  */
 import path from "node:path"
-import { callbackFigures, checkoutFigure, memoryFigure, paymentFigure, reconciliationFigure, scaleFigure, type AppSizes } from "./app/figures"
+import { callbackFigures, checkoutFigure, growthFigures, memoryFigure, paymentFigure, reconciliationFigure, scaleFigure, type AppSizes } from "./app/figures"
 import { startApp } from "./app/child"
 import { gatewayFigures, signingFigures } from "./micro"
 import { failedCorrectness, machine, markdownTable, textTable, writeJson, type Figure } from "./lib/report"
@@ -24,7 +24,7 @@ const args = process.argv.slice(2)
 const quick = args.includes("--quick")
 const only = args.find((a) => a.startsWith("--only="))?.slice(7)
 const markdown = args.includes("--markdown")
-/** --figures=checkout,callbacks,payment,scale,reconciliation,memory limits the app half (debugging) */
+/** --figures=checkout,callbacks,payment,scale,growth,reconciliation,memory limits the app half (debugging) */
 const pick = args.find((a) => a.startsWith("--figures="))?.slice(10).split(",")
 const want = (name: string) => !pick || pick.includes(name)
 
@@ -37,10 +37,12 @@ const want = (name: string) => !pick || pick.includes(name)
 const FULL: AppSizes = {
   checkouts: 10, checkoutWarmups: 3, callbacks: 1600, rounds: 4, floodSeconds: 2, medusa404: true, connections: 10, scaleRows: 100_000, scaleSamples: 25,
   watched: 10_000, reconcileRounds: 3, memoryCallbacks: 10_000, memoryDistinct: 300, memoryChunks: 4, payments: 30, paymentWarmups: 3,
+  growthRows: [1_000, 10_000, 100_000, 1_000_000], growthSamples: 15,
 }
 const QUICK: AppSizes = {
   checkouts: 5, checkoutWarmups: 2, callbacks: 100, rounds: 2, floodSeconds: 1, medusa404: false, connections: 10, scaleRows: 100_000, scaleSamples: 6,
   watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40, memoryChunks: 2, payments: 6, paymentWarmups: 1,
+  growthRows: [1_000, 10_000, 100_000], growthSamples: 8,
 }
 
 async function main() {
@@ -71,6 +73,8 @@ async function main() {
       if (want("payment")) figures.push(await paymentFigure(app, sizes))
       log("scale")
       if (want("scale")) figures.push(await scaleFigure(app, sizes))
+      log("growth")
+      if (want("growth")) figures.push(...(await growthFigures(app, sizes)))
       log("reconciliation")
       if (want("reconciliation")) figures.push(await reconciliationFigure(app, sizes))
     } finally {

@@ -25,6 +25,7 @@ import { callbackControl } from "../../src/gateway"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../src/sandbox"
 import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
 import { processCallbacks } from "../../src/workflows/payneteasy/process-callback"
+import { attentionItems } from "../../src/api/admin/payneteasy/_lib/attention"
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { PaymentActions } from "@medusajs/framework/utils"
 import { PROVIDER_IDS, SANDBOX_URL_ENV } from "../../integration-tests/helpers/provider-options"
@@ -151,6 +152,20 @@ function countQuery(q: { sql: string }) {
   queryLog.counts.set(key, (queryLog.counts.get(key) ?? 0) + 1)
 }
 
+/** A plan in one line: each node that reads a table, how (index or not), and with ANALYZE the rows it read and dropped. */
+function planSummary(root: any, analyzed: boolean): string {
+  const out: string[] = []
+  const walk = (node: any) => {
+    if (node["Relation Name"]) {
+      const how = `${node["Node Type"]}${node["Index Name"] ? ` using ${node["Index Name"]}` : ""} on ${node["Relation Name"]}`
+      out.push(analyzed ? `${how} (${node["Actual Rows"] * (node["Actual Loops"] ?? 1)} rows, ${(node["Rows Removed by Filter"] ?? 0) * (node["Actual Loops"] ?? 1)} dropped)` : how)
+    }
+    for (const child of node.Plans ?? []) walk(child)
+  }
+  walk(root)
+  return `${out.join("; ") || root["Node Type"]}${analyzed ? `; ${Number(root["Actual Total Time"]).toFixed(2)} ms` : ""}`
+}
+
 const commands: Record<string, (args: any) => Promise<unknown>> = {
   async sql(args: { text: string; params?: unknown[] }) {
     return sql(`${BENCH_SQL} ${args.text}`, args.params ?? [])
@@ -198,42 +213,92 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     return { total: [...queryLog.counts.values()].reduce((a, n) => a + n, 0), top }
   },
   /**
+   * The growth figure's in-process costs: `samples` reconciliation ticks and attention-queue reads (attentionItems,
+   * what GET /admin/payneteasy/attention serves), alternating, each timed. With `explain`, one more of each, untimed,
+   * whose statements on the plugin's tables are then explained (selects with ANALYZE) and summed up per statement.
+   */
+  async growthCosts(args: { samples: number; explain?: boolean }) {
+    const tick: number[] = []
+    const attention: number[] = []
+    const timed = async (work: () => Promise<unknown>) => {
+      const t0 = process.hrtime.bigint()
+      await work()
+      return Number(process.hrtime.bigint() - t0) / 1e6
+    }
+    for (let i = 0; i < args.samples; i++) {
+      tick.push(await timed(async () => {
+        const report = await reconcilePaynetEasy(app.container)
+        if (report.skipped) throw new Error("reconciliation tick skipped (lock held)")
+      }))
+      attention.push(await timed(() => attentionItems(app.container)))
+    }
+    if (!args.explain) return { tick, attention }
+    const plans: Array<{ what: string; sql: string; plan: string }> = []
+    for (const [what, work] of [["tick", () => reconcilePaynetEasy(app.container)], ["attention", () => attentionItems(app.container)]] as const) {
+      const seen: Array<{ sql: string; bindings: unknown[] }> = []
+      const listen = (q: { sql: string; bindings?: unknown[] }) => {
+        if (/payneteasy_/.test(q.sql) && !q.sql.startsWith(BENCH_SQL)) seen.push({ sql: q.sql, bindings: q.bindings ?? [] })
+      }
+      knex().on("query", listen)
+      try {
+        await work()
+      } finally {
+        knex().removeListener("query", listen)
+      }
+      const distinct = [...new Map(seen.map((q) => [q.sql, q])).values()]
+      for (const q of distinct) {
+        const select = /^\s*select/i.test(q.sql)
+        const [{ "QUERY PLAN": [plan] }] = await sql(`${BENCH_SQL} explain (${select ? "analyze, " : ""}format json) ${q.sql}`, q.bindings)
+        plans.push({ what, sql: q.sql.replace(/\s+/g, " ").slice(0, 200), plan: planSummary(plan.Plan, select) })
+      }
+    }
+    return { tick, attention, plans }
+  },
+  /**
    * Worker: a recorded genuine callback to a Payment and a completed cart, the plugin's way (the subscriber's own
    * `processCallbacks` on the row, as a `payneteasy.callback.received` event naming it would) against Medusa's
    * `processPaymentWorkflow` (action authorized) for another cart of the same kind, alternating one of each. Per item:
-   * wall milliseconds, this process's CPU milliseconds, SQL statements sent (and, for the last pair, their texts).
+   * wall milliseconds, this process's CPU milliseconds, SQL statements sent; and per side, each statement (literals
+   * blanked) with how many times it was sent per item, on average.
    */
   async paymentCost(args: { pairs: Array<{ callbackId: string; sessionId: string; amount: number }> }) {
     const k = knex()
-    let texts: string[] | undefined
+    let texts: Map<string, number> | undefined
     let count = 0
     const listen = (q: { sql: string }) => {
       count++
-      texts?.push(q.sql.replace(/\s+/g, " ").slice(0, 160))
+      const key = q.sql.replace(/'[^']*'/g, "?").replace(/\s+/g, " ").slice(0, 160)
+      texts?.set(key, (texts.get(key) ?? 0) + 1)
     }
     k.on("query", listen)
-    const time = async (work: () => Promise<unknown>, keep: boolean) => {
+    const statements = { ours: new Map<string, number>(), floor: new Map<string, number>() }
+    const time = async (work: () => Promise<unknown>, into: Map<string, number>) => {
       count = 0
-      texts = keep ? [] : undefined
+      texts = into
       const cpu0 = process.cpuUsage()
       const t0 = process.hrtime.bigint()
       await work()
       const ms = Number(process.hrtime.bigint() - t0) / 1e6
       const cpu = process.cpuUsage(cpu0)
-      return { ms, cpuMs: (cpu.user + cpu.system) / 1000, sql: count, texts }
+      return { ms, cpuMs: (cpu.user + cpu.system) / 1000, sql: count }
     }
     const ours: any[] = []
     const floor: any[] = []
     try {
-      for (const [i, p] of args.pairs.entries()) {
-        const last = i === args.pairs.length - 1
-        ours.push(await time(() => processCallbacks(app.container, [p.callbackId]), last))
-        floor.push(await time(() => processPaymentWorkflow(app.container).run({ input: { action: PaymentActions.AUTHORIZED, data: { session_id: p.sessionId, amount: p.amount } } }), last))
+      for (const p of args.pairs) {
+        // each side's events (order.placed, …) go to this process's subscribers right after it: let them run before
+        // the next item is timed, so neither side's window holds the other's aftermath
+        const settle = () => new Promise((r) => setTimeout(r, 250))
+        await settle()
+        ours.push(await time(() => processCallbacks(app.container, [p.callbackId]), statements.ours))
+        await settle()
+        floor.push(await time(() => processPaymentWorkflow(app.container).run({ input: { action: PaymentActions.AUTHORIZED, data: { session_id: p.sessionId, amount: p.amount } } }), statements.floor))
       }
     } finally {
       k.removeListener("query", listen)
     }
-    return { ours, floor }
+    const perItem = (m: Map<string, number>) => [...m].map(([text, n]) => ({ text, n: n / args.pairs.length })).sort((a, b) => b.n - a.n)
+    return { ours, floor, statements: { ours: perItem(statements.ours), floor: perItem(statements.floor) } }
   },
   async shutdown() {
     setTimeout(() => void stop(0), 10)
