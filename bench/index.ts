@@ -27,6 +27,8 @@ const markdown = args.includes("--markdown")
 /** --figures=checkout,callbacks,payment,scale,growth,reconciliation,memory limits the app half (debugging) */
 const pick = args.find((a) => a.startsWith("--figures="))?.slice(10).split(",")
 const want = (name: string) => !pick || pick.includes(name)
+/** --growth-rows=1000,10000,100000,1000000 sets the growth figures' steps (the first is the floor) */
+const growthRows = args.find((a) => a.startsWith("--growth-rows="))?.slice(14).split(",").map(Number)
 
 // Genuine callbacks are processed (STATUS + a Payment each) by the worker at 20–31 a second on 2 shared cores (Medusa's
 // payment module and workflow engine; docs/performance.md), redeliveries answered at hundreds a second: that is
@@ -58,7 +60,7 @@ async function main() {
     figures.push(...(await signingFigures({ ...rounds, warmupRounds: 1 })))
   }
   if (only !== "micro") {
-    const sizes = quick ? QUICK : FULL
+    const sizes = { ...(quick ? QUICK : FULL), ...(growthRows ? { growthRows } : {}) }
     log("booting Medusa: server (its own clone of a migrated template database, sandbox in-process) and worker, one Redis")
     const app = await startApp()
     try {

@@ -236,8 +236,9 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     const plans: Array<{ what: string; sql: string; plan: string }> = []
     for (const [what, work] of [["tick", () => reconcilePaynetEasy(app.container)], ["attention", () => attentionItems(app.container)]] as const) {
       const seen: Array<{ sql: string; bindings: unknown[] }> = []
+      // MikroORM sends its statements with the values already in the text (no bindings); the module's raw ones bind
       const listen = (q: { sql: string; bindings?: unknown[] }) => {
-        if (/payneteasy_/.test(q.sql) && !q.sql.startsWith(BENCH_SQL)) seen.push({ sql: q.sql, bindings: q.bindings ?? [] })
+        if (/payneteasy_/.test(q.sql) && !q.sql.includes(BENCH_SQL)) seen.push({ sql: q.sql, bindings: q.bindings ?? [] })
       }
       knex().on("query", listen)
       try {
@@ -248,8 +249,14 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
       const distinct = [...new Map(seen.map((q) => [q.sql, q])).values()]
       for (const q of distinct) {
         const select = /^\s*select/i.test(q.sql)
-        const [{ "QUERY PLAN": [plan] }] = await sql(`${BENCH_SQL} explain (${select ? "analyze, " : ""}format json) ${q.sql}`, q.bindings)
-        plans.push({ what, sql: q.sql.replace(/\s+/g, " ").slice(0, 200), plan: planSummary(plan.Plan, select) })
+        let summary: string
+        try {
+          const [{ "QUERY PLAN": [plan] }] = await sql(`${BENCH_SQL} explain (${select ? "analyze, " : ""}format json) ${q.sql}`, q.bindings)
+          summary = planSummary(plan.Plan, select)
+        } catch (e) {
+          summary = `not explained: ${(e as Error).message.slice(0, 120)}`
+        }
+        plans.push({ what, sql: q.sql.replace(/\s+/g, " ").slice(0, 200), plan: summary })
       }
     }
     return { tick, attention, plans }
