@@ -31,7 +31,7 @@ const want = (name: string) => !pick || pick.includes(name)
 const growthRows = args.find((a) => a.startsWith("--growth-rows="))?.slice(14).split(",").map(Number)
 
 // Genuine callbacks are processed (STATUS + a Payment each) by the worker at 20–31 a second on 2 shared cores (Medusa's
-// payment module and workflow engine; docs/performance.md), redeliveries answered at hundreds a second: that is
+// payment module and workflow engine; the callbacks/s note), redeliveries answered at hundreds a second: that is
 // what bounds the counts here. Memory: 10,000 callbacks = 300 distinct genuine ones + 9,700 redeliveries.
 // callbacks/s sends 400 a round: a burst of 150 (0.3 s) read 0.32–0.38× where 400–600 read 0.37–0.51× in the same
 // hour, its connections' start and its slowest last responses weighing on the rate; 400 still ends at about the time

@@ -122,8 +122,8 @@ export async function checkoutFigure(app: AppProcess, sizes: AppSizes): Promise<
   // Warm-up: on a fresh app both paths run cold for about three checkouts (JIT, connection pools): measured 2.2, 1.3 and
   // 1.0 s for ours, 1.4, 1.3 and 1.0 s for the floor, then 0.8–0.9 s each. With one warm-up pair the first samples of
   // the quick run's five were still on that slope; the full run takes three pairs, the quick run two (its time budget).
-  // What still swings after them is the direct flow's own race (docs/performance.md: the sandbox's callback and the
-  // storefront both complete the cart).
+  // What still swings after them is the direct flow's own race (the sandbox's callback and the storefront both
+  // complete the cart).
   for (let i = 0; i < sizes.checkoutWarmups; i++) {
     await ours()
     await floor()
@@ -154,7 +154,7 @@ const SETTLE_SECONDS = 2
  * slices rose from 800–1,400 to 1,900–2,000 req/s by the fourth slice, then read 1.06× of /health at its CPU per
  * request). Without it the forged flood took that slow start and its /health neighbour, after it, did not: the ratio
  * read a median 0.81× over 20 rounds (CPU per request 750–870 µs against /health's 550–600) where a second forged
- * flood in the same rounds read 0.95×; docs/performance.md.
+ * flood in the same rounds read 0.95×.
  */
 export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise<Figure[]> {
   const url = app.ready.url

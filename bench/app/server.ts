@@ -251,7 +251,10 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
         const select = /^\s*select/i.test(q.sql)
         let summary: string
         try {
-          const [{ "QUERY PLAN": [plan] }] = await sql(`${BENCH_SQL} explain (${select ? "analyze, " : ""}format json) ${q.sql}`, q.bindings)
+          // the event's text is Postgres's ($1, $2, …); knex.raw takes ?, in order
+          const order: number[] = []
+          const text = q.sql.replace(/\$(\d+)/g, (_m, i) => (order.push(Number(i) - 1), "?"))
+          const [{ "QUERY PLAN": [plan] }] = await sql(`${BENCH_SQL} explain (${select ? "analyze, " : ""}format json) ${text}`, order.map((i) => q.bindings[i]))
           summary = planSummary(plan.Plan, select)
         } catch (e) {
           summary = `not explained: ${(e as Error).message.slice(0, 120)}`
