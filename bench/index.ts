@@ -15,7 +15,7 @@
  * bench/sandbox-scaling.ts (the sandbox is constant time) stays a separate script: npm run bench:sandbox.
  */
 import path from "node:path"
-import { callbackFigures, checkoutFigure, memoryFigure, reconciliationFigure, scaleFigure, type AppSizes } from "./app/figures"
+import { callbackFigures, checkoutFigure, growthFigures, memoryFigure, paymentFigure, reconciliationFigure, scaleFigure, type AppSizes } from "./app/figures"
 import { startApp } from "./app/child"
 import { gatewayFigures, signingFigures } from "./micro"
 import { failedCorrectness, machine, markdownTable, textTable, writeJson, type Figure } from "./lib/report"
@@ -24,23 +24,27 @@ const args = process.argv.slice(2)
 const quick = args.includes("--quick")
 const only = args.find((a) => a.startsWith("--only="))?.slice(7)
 const markdown = args.includes("--markdown")
-/** --figures=checkout,callbacks,scale,reconciliation,memory limits the app half (debugging) */
+/** --figures=checkout,callbacks,payment,scale,growth,reconciliation,memory limits the app half (debugging) */
 const pick = args.find((a) => a.startsWith("--figures="))?.slice(10).split(",")
 const want = (name: string) => !pick || pick.includes(name)
+/** --growth-rows=1000,10000,100000,1000000 sets the growth figures' steps (the first is the floor) */
+const growthRows = args.find((a) => a.startsWith("--growth-rows="))?.slice(14).split(",").map(Number)
 
 // Genuine callbacks are processed (STATUS + a Payment each) by the worker at 20–31 a second on 2 shared cores (Medusa's
-// payment module and workflow engine; docs/performance.md), redeliveries answered at hundreds a second: that is
+// payment module and workflow engine; the callbacks/s note), redeliveries answered at hundreds a second: that is
 // what bounds the counts here. Memory: 10,000 callbacks = 300 distinct genuine ones + 9,700 redeliveries.
 // callbacks/s sends 400 a round: a burst of 150 (0.3 s) read 0.32–0.38× where 400–600 read 0.37–0.51× in the same
 // hour, its connections' start and its slowest last responses weighing on the rate; 400 still ends at about the time
 // the worker starts on them (the plugin's one-second processing delay).
 const FULL: AppSizes = {
   checkouts: 10, checkoutWarmups: 3, callbacks: 1600, rounds: 4, floodSeconds: 2, medusa404: true, connections: 10, scaleRows: 100_000, scaleSamples: 25,
-  watched: 10_000, reconcileRounds: 3, memoryCallbacks: 10_000, memoryDistinct: 300, memoryChunks: 4,
+  watched: 10_000, reconcileRounds: 3, memoryCallbacks: 10_000, memoryDistinct: 300, memoryChunks: 4, payments: 30, paymentWarmups: 3,
+  growthRows: [1_000, 10_000, 100_000, 1_000_000], growthSamples: 15,
 }
 const QUICK: AppSizes = {
   checkouts: 5, checkoutWarmups: 2, callbacks: 100, rounds: 2, floodSeconds: 1, medusa404: false, connections: 10, scaleRows: 100_000, scaleSamples: 6,
-  watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40, memoryChunks: 2,
+  watched: 10_000, reconcileRounds: 2, memoryCallbacks: 1_000, memoryDistinct: 40, memoryChunks: 2, payments: 6, paymentWarmups: 1,
+  growthRows: [1_000, 10_000, 100_000], growthSamples: 8,
 }
 
 async function main() {
@@ -59,7 +63,7 @@ async function main() {
     figures.push(...(await signingFigures(quick ? { rounds: 8, warmupRounds: 1, timeMs: 60 } : { rounds: 20, warmupRounds: 1, timeMs: 100 })))
   }
   if (only !== "micro") {
-    const sizes = quick ? QUICK : FULL
+    const sizes = { ...(quick ? QUICK : FULL), ...(growthRows ? { growthRows } : {}) }
     log("booting Medusa: server (its own clone of a migrated template database, sandbox in-process) and worker, one Redis")
     const app = await startApp()
     try {
@@ -70,8 +74,12 @@ async function main() {
       if (want("memory")) figures.push(await memoryFigure(app, sizes))
       log("callbacks and forged callbacks")
       if (want("callbacks")) figures.push(...(await callbackFigures(app, sizes)))
+      log("callback → Payment")
+      if (want("payment")) figures.push(await paymentFigure(app, sizes))
       log("scale")
       if (want("scale")) figures.push(await scaleFigure(app, sizes))
+      log("growth")
+      if (want("growth")) figures.push(...(await growthFigures(app, sizes)))
       log("reconciliation")
       if (want("reconciliation")) figures.push(await reconciliationFigure(app, sizes))
     } finally {

@@ -38,6 +38,13 @@ export interface AppSizes {
   memoryDistinct: number
   /** chunks the distinct ones are sent in, each processed before its redeliveries follow */
   memoryChunks: number
+  /** callback → Payment: measured pairs (one callback, one processPaymentWorkflow) after `paymentWarmups` pairs */
+  payments: number
+  paymentWarmups: number
+  /** growth: stored rows at each step, the first is the floor (bench/app/figures.ts growthFigures) */
+  growthRows: number[]
+  /** growth: samples of each cost at each step */
+  growthSamples: number
 }
 
 type Cannon = autocannon.Result & { seconds: number }
@@ -115,8 +122,8 @@ export async function checkoutFigure(app: AppProcess, sizes: AppSizes): Promise<
   // Warm-up: on a fresh app both paths run cold for about three checkouts (JIT, connection pools): measured 2.2, 1.3 and
   // 1.0 s for ours, 1.4, 1.3 and 1.0 s for the floor, then 0.8–0.9 s each. With one warm-up pair the first samples of
   // the quick run's five were still on that slope; the full run takes three pairs, the quick run two (its time budget).
-  // What still swings after them is the direct flow's own race (docs/performance.md: the sandbox's callback and the
-  // storefront both complete the cart).
+  // What still swings after them is the direct flow's own race (the sandbox's callback and the storefront both
+  // complete the cart).
   for (let i = 0; i < sizes.checkoutWarmups; i++) {
     await ours()
     await floor()
@@ -147,7 +154,7 @@ const SETTLE_SECONDS = 2
  * slices rose from 800–1,400 to 1,900–2,000 req/s by the fourth slice, then read 1.06× of /health at its CPU per
  * request). Without it the forged flood took that slow start and its /health neighbour, after it, did not: the ratio
  * read a median 0.81× over 20 rounds (CPU per request 750–870 µs against /health's 550–600) where a second forged
- * flood in the same rounds read 0.95×; docs/performance.md.
+ * flood in the same rounds read 0.95×.
  */
 export async function callbackFigures(app: AppProcess, sizes: AppSizes): Promise<Figure[]> {
   const url = app.ready.url
@@ -488,4 +495,193 @@ export async function memoryFigure(app: AppProcess, sizes: AppSizes): Promise<Fi
     ],
     note: `worker RSS growth ${workerGrowth.toFixed(1)} MB; server heap used ${(baseline.heapUsed / MB).toFixed(0)} → ${(final.heapUsed / MB).toFixed(0)} MB; ${sent.toLocaleString("en-US")} callbacks after the warm-up`,
   })
+}
+
+/**
+ * What a flash sale feels: a genuine callback turned into a Payment and a completed cart by the worker (the
+ * subscriber's `processCallbacks` on the row the route recorded: read under the session's lock, STATUS through the
+ * provider, the Payment, the cart completed into an order, the watch closed, the outcome written) against Medusa's own
+ * `processPaymentWorkflow` (action authorized) for the same kind of cart and payment: the work core does for any
+ * provider's webhook (STATUS too: its cart completion authorizes the session through the provider). Both run in the
+ * worker process, one of each alternately (bench/app/server.ts `paymentCost`), on real carts made through the store
+ * API. The rows are written as the route writes them (its own cost is callbacks/s). Judged on the median time per
+ * callback; the plugin's own SQL statements are ours minus the floor's (the same Medusa work on both sides).
+ */
+export async function paymentFigure(app: AppProcess, sizes: AppSizes): Promise<Figure> {
+  const warm = sizes.paymentWarmups
+  const n = sizes.payments + warm
+  const statusBefore = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  const made = await app.call<{ carts: Array<{ cartId: string; sessionId: string; amount: number }>; orderid: string; templateSessionId: string }>("makeCarts", { n: 2 * n })
+  await settleTemplate(app)
+  const statusAfterSetup = (await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0
+  const oursCarts = made.carts.slice(0, n)
+  const floorCarts = made.carts.slice(n)
+  const sql = (text: string, params: unknown[] = []) => app.call<any[]>("sql", { text, params })
+  const rows = await sql(
+    `insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status, event_key, amount, currency, params, outcome, received_at)
+     select 'pnecb_pay' || lpad(g::text, 5, '0'), 'callback', s.provider_id, s.id, ?, s.id, 'preauth', 'approved', s.amount::text || '|', s.amount::text, upper(s.currency_code),
+            jsonb_build_object('status', 'approved', 'type', 'preauth', 'orderid', ?::text, 'client_orderid', s.id), 'received', now()
+     from unnest(?::text[]) with ordinality as u(id, g) join payment_session s on s.id = u.id
+     returning id, session_id`,
+    [made.orderid, made.orderid, oursCarts.map((c) => c.sessionId)]
+  )
+  const rowOf = new Map(rows.map((r) => [r.session_id, r.id]))
+  const pairs = oursCarts.map((c, i) => ({ callbackId: rowOf.get(c.sessionId)!, sessionId: floorCarts[i].sessionId, amount: floorCarts[i].amount }))
+  await app.worker.call("paymentCost", { pairs: pairs.slice(0, warm) })
+  const r = await app.worker.call<{ ours: any[]; floor: any[]; statements: Record<"ours" | "floor", Array<{ text: string; n: number }>> }>("paymentCost", { pairs: pairs.slice(warm) })
+  const statusCalls = ((await app.call<Record<string, number>>("sandboxRequests"))["STATUS"] ?? 0) - statusAfterSetup
+  const sessions = made.carts.map((c) => c.sessionId)
+  const [db] = await sql(
+    `select (select count(*)::int from payment where payment_session_id = any(?) and deleted_at is null) as payments,
+            (select count(*)::int from order_cart where cart_id = any(?) and deleted_at is null) as orders,
+            (select count(*)::int from payneteasy_callback where id = any(?) and outcome = 'processed') as processed`,
+    [sessions, made.carts.map((c) => c.cartId), rows.map((x) => x.id)]
+  )
+  const ms = (side: any[]) => summarize(side.map((x) => x.ms))
+  const avg = (side: any[], key: string) => side.reduce((a, x) => a + x[key], 0) / side.length
+  const oursSql = avg(r.ours, "sql")
+  const floorSql = avg(r.floor, "sql")
+  const own = oursSql - floorSql
+  // each statement's count per callback, ours against the floor's, where they differ: what the plugin adds
+  const floorN = new Map(r.statements.floor.map((x) => [x.text, x.n]))
+  const oursN = new Map(r.statements.ours.map((x) => [x.text, x.n]))
+  const added = [...new Set([...oursN.keys(), ...floorN.keys()])]
+    .map((text) => ({ text, ours: oursN.get(text) ?? 0, floor: floorN.get(text) ?? 0 }))
+    .filter((x) => x.ours !== x.floor)
+    .sort((a, b) => b.ours - b.floor - (a.ours - a.floor))
+  const pluginTables = r.statements.ours.filter((x) => /payneteasy_/.test(x.text)).reduce((a, x) => a + x.n, 0)
+  const o = ms(r.ours)
+  const f = ms(r.floor)
+  void statusBefore
+  return figure({
+    figure: "callback → Payment", unit: "ms", goal: { kind: "ratio-max", limit: 1.3 },
+    oursWhat: `worker: a recorded genuine callback → STATUS → Payment → cart completed (processCallbacks, as the subscriber runs it), ${r.ours.length} callbacks`,
+    floorWhat: `worker: Medusa's processPaymentWorkflow (authorized) for the same kind of cart and payment, ${r.floor.length} carts, alternating`,
+    ours: side(o), floor: side(f),
+    checks: [
+      { what: `every cart an order and one Payment each: ${db.payments} payments, ${db.orders} orders for ${sessions.length} carts; ${db.processed} of ${rows.length} callbacks processed; ${statusCalls} STATUS calls for ${sessions.length}`,
+        ok: db.payments === sessions.length && db.orders === sessions.length && db.processed === rows.length && statusCalls === sessions.length, correctness: true },
+      { what: `the plugin's own SQL statements per callback (ours − floor) ≤ 10: ${own.toFixed(1)}`, ok: own <= 10 },
+    ],
+    note: `${(1000 / o.median).toFixed(1)} vs ${(1000 / f.median).toFixed(1)} callbacks/s, one at a time; worker CPU per callback ${avg(r.ours, "cpuMs").toFixed(1)} ms vs ${avg(r.floor, "cpuMs").toFixed(1)} ms; SQL statements per callback ${oursSql.toFixed(1)} vs ${floorSql.toFixed(1)} (the plugin's own ${own.toFixed(1)}, ${pluginTables.toFixed(1)} of them on payneteasy_ tables); per-callback statement counts ours ${r.ours.map((x) => x.sql).join(", ")}, floor ${r.floor.map((x) => x.sql).join(", ")}`,
+    detail: { statementsAdded: added, statements: r.statements },
+  })
+}
+
+/**
+ * Growth: what the callback log, the reconciliation tick and the attention queue cost with 10 k, 100 k (and, in the
+ * full run, 1 M) stored rows against 1 k, in one run: the callback log and the reconciliation table are filled with
+ * settled history (one INSERT … SELECT generate_series each, processed callbacks and final watches, as a store
+ * accumulates them), step by step upwards, then cut back to 1 k and measured again; the 1 k side is both 1 k phases.
+ * The attention queue holds the same 33 items (20 flagged or failed callbacks, 3 chargebacks, 10 flagged watches)
+ * at every size. Costs: the route's time for a genuine callback (timed from here), one reconciliation tick with
+ * nothing due and one attention-queue read (attentionItems, in the server process). Judged at the largest size on
+ * medians, goal ≤ 1.2×; the plans of the tick's and the queue's statements on the plugin's tables at that size go
+ * into the note (EXPLAIN ANALYZE for reads).
+ */
+export async function growthFigures(app: AppProcess, sizes: AppSizes): Promise<Figure[]> {
+  const n = sizes.growthSamples
+  const steps = sizes.growthRows
+  const base = steps[0]
+  const phases = steps.length + 1
+  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: n * phases + 4, tag: "GR" })
+  await settleTemplate(app)
+  const sql = (text: string, params: unknown[] = []) => app.call<any[]>("sql", { text, params })
+  const clear = async () => {
+    await sql(`delete from payneteasy_callback where id like 'pnecb_gf%'`)
+    await sql(`delete from payneteasy_reconciliation where id like 'pnerc_gf%'`)
+  }
+  await clear()
+  await sql(`delete from payneteasy_callback where id like 'pnecb_ga%'`)
+  await sql(`delete from payneteasy_reconciliation where id like 'pnerc_ga%'`)
+  // the attention queue's fixed content
+  await sql(
+    `insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status, event_key, params, outcome, outcome_detail, received_at, processed_at)
+     select 'pnecb_ga' || g, 'callback', 'pp_payneteasy_payneteasy', 'payses_ga' || g, (5000000 + g)::text, 'payses_ga' || g,
+            case when g > 20 then 'chargeback' else 'sale' end, 'approved', '', '{}'::jsonb,
+            case when g > 20 then 'processed' when g % 2 = 0 then 'flagged' else 'failed' end, 'bench', now() - g * interval '1 minute', now()
+     from generate_series(1, 23) g`
+  )
+  await sql(
+    `insert into payneteasy_reconciliation (id, session_id, provider_id, target, state, started_at, next_check_at, last_checked_at, checks, note)
+     select 'pnerc_ga' || g, 'payses_ga_w' || g, 'pp_payneteasy_payneteasy', '', 'flagged', now() - interval '2 hours', now(), now() - g * interval '1 minute', 20, 'bench'
+     from generate_series(1, 10) g`
+  )
+  let stored = 0
+  const fillTo = async (rows: number) => {
+    if (rows > stored) {
+      await sql(
+        `insert into payneteasy_callback (id, source, provider_id, session_id, orderid, client_orderid, type, status, event_key, params, outcome, outcome_detail, received_at, processed_at, created_at, updated_at)
+         select 'pnecb_gf' || g, 'callback', 'pp_payneteasy_payneteasy', 'payses_gf' || g, (6000000 + g)::text, 'payses_gf' || g,
+                case when g % 2 = 0 then 'sale' else 'preauth' end, 'approved', '10.42|', '{"status":"approved"}'::jsonb, 'processed',
+                'authorized: authorized', t, t, t, t
+         from generate_series(?::int, ?::int) g, lateral (select now() - interval '2 days' - (g % 2592000) * interval '1 second' as t) at`,
+        [stored + 1, rows]
+      )
+      await sql(
+        `insert into payneteasy_reconciliation (id, session_id, provider_id, target, state, started_at, next_check_at, last_checked_at, checks, last_status, created_at, updated_at)
+         select 'pnerc_gf' || g, 'payses_gf' || g, 'pp_payneteasy_payneteasy', '', 'final', t, t, t, 3, 'authorized', t, t
+         from generate_series(?::int, ?::int) g, lateral (select now() - interval '2 days' - (g % 2592000) * interval '1 second' as t) at`,
+        [stored + 1, rows]
+      )
+      stored = rows
+    }
+    await sql("analyze payneteasy_callback")
+    await sql("analyze payneteasy_reconciliation")
+  }
+  type Costs = { route: number[]; tick: number[]; attention: number[] }
+  const at = new Map<number, Costs>()
+  let next = 0
+  let plans: Array<{ what: string; sql: string; plan: string }> = []
+  const measure = async (rows: number, explain: boolean) => {
+    const costs = at.get(rows) ?? { route: [], tick: [], attention: [] }
+    at.set(rows, costs)
+    for (let i = 0; i < n; i++) costs.route.push(await timedCallback(app, genuine[next++]))
+    await waitDrained(app)
+    const r = await app.call<{ tick: number[]; attention: number[]; plans?: typeof plans }>("growthCosts", { samples: n, explain })
+    costs.tick.push(...r.tick)
+    costs.attention.push(...r.attention)
+    if (r.plans) plans = r.plans
+  }
+  const t0 = Date.now()
+  // warm-up on the smallest size, untimed
+  await fillTo(base)
+  for (let i = 0; i < 4; i++) await timedCallback(app, genuine[next++])
+  await waitDrained(app)
+  await app.call("growthCosts", { samples: 2 })
+  for (const rows of steps) {
+    await fillTo(rows)
+    await measure(rows, rows === steps[steps.length - 1])
+  }
+  await clear()
+  stored = 0
+  await sql("vacuum analyze payneteasy_callback")
+  await sql("vacuum analyze payneteasy_reconciliation")
+  await fillTo(base)
+  await measure(base, false)
+  await clear()
+  await sql(`delete from payneteasy_callback where id like 'pnecb_ga%'`)
+  await sql(`delete from payneteasy_reconciliation where id like 'pnerc_ga%'`)
+  const seconds = (Date.now() - t0) / 1000
+  const top = steps[steps.length - 1]
+  const k = (rows: number) => (rows >= 1_000_000 ? `${rows / 1_000_000} M` : `${rows / 1000} k`)
+  const one = (name: string, key: keyof Costs, what: string, planOf?: string): Figure => {
+    const floor = summarize(at.get(base)![key])
+    const ours = summarize(at.get(top)![key])
+    const byStep = steps.slice(1).map((rows) => `${k(rows)} ${(summarize(at.get(rows)![key]).median / floor.median).toFixed(2)}×`).join(", ")
+    const planNote = planOf ? `; plans at ${k(top)}: ${plans.filter((p) => p.what === planOf).map((p) => `[${p.sql.slice(0, 90)}…] ${p.plan}`).join(" | ")}` : ""
+    return figure({
+      figure: name, unit: "ms", goal: { kind: "ratio-max", limit: 1.2 },
+      oursWhat: `${what} with ${k(top)} stored rows (callback log and reconciliation table each)`,
+      floorWhat: `the same with ${k(base)} (measured before and after, ${floor.n} samples)`,
+      ours: side(ours), floor: side(floor),
+      note: `ratio against ${k(base)} by size: ${byStep}; the growth phases took ${seconds.toFixed(0)} s${planNote}`,
+      detail: planOf ? { plans: plans.filter((p) => p.what === planOf) } : undefined,
+    })
+  }
+  return [
+    one("growth: callback log", "route", "a genuine callback's route time (verify, record, 200)"),
+    one("growth: reconciliation tick", "tick", "one reconciliation tick with nothing due", "tick"),
+    one("growth: attention queue", "attention", "one read of the attention queue (33 items)", "attention"),
+  ]
 }

@@ -24,6 +24,10 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { callbackControl } from "../../src/gateway"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../src/sandbox"
 import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { processCallbacks } from "../../src/workflows/payneteasy/process-callback"
+import { attentionItems } from "../../src/core/dashboard/attention"
+import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { PaymentActions } from "@medusajs/framework/utils"
 import { PROVIDER_IDS, SANDBOX_URL_ENV } from "../../integration-tests/helpers/provider-options"
 import { BACKEND_URL_ENV } from "../../integration-tests/helpers/backend-url"
 import { REPO_ROOT } from "../../integration-tests/helpers/paths"
@@ -113,6 +117,32 @@ async function makeSessions(args: { n: number; tag: string; young?: boolean; url
   return { genuine, forged, templateSessionId: session.id, orderid }
 }
 
+/**
+ * `n` real carts, each with its PaynetEasy payment session pending (shipping chosen, a payment collection, a hosted
+ * session), made through the store API; then every session's data is pointed at one gateway order the shopper paid
+ * on the sandbox's page (a template checkout, as makeSessions does), so STATUS confirms each as approved and either
+ * path (the plugin's callback processing, or Medusa's processPaymentWorkflow) authorizes it and completes its cart.
+ * The template's own callback completes the template cart (the caller drains it). Four carts are made at a time.
+ */
+async function makeCarts(args: { n: number }) {
+  const api = fetchApi(app.url)
+  const { session: tpl } = await checkoutToPaymentSession(api, store, PROVIDER_IDS.hosted)
+  await payHostedPage(tpl.data.redirectUrl, APPROVE_CARD)
+  const carts: Array<{ cartId: string; sessionId: string; amount: number }> = []
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < args.n) {
+        next++
+        const { cart, session } = await checkoutToPaymentSession(api, store, PROVIDER_IDS.hosted)
+        carts.push({ cartId: cart.id, sessionId: session.id, amount: Number(session.amount) })
+      }
+    })
+  )
+  await sql(`update payment_session set data = (select data from payment_session where id = ?) where id = any(?)`, [tpl.id, carts.map((c) => c.sessionId)])
+  return { carts, orderid: String(tpl.data.orderId), templateSessionId: tpl.id }
+}
+
 /** Marks the bench's own statements (IPC `sql`), which the query log leaves out. */
 const BENCH_SQL = "/* bench */"
 const queryLog = { counts: new Map<string, number>() }
@@ -120,6 +150,20 @@ function countQuery(q: { sql: string }) {
   if (q.sql.startsWith(BENCH_SQL)) return
   const key = q.sql.replace(/'[^']*'/g, "?").replace(/\s+/g, " ").slice(0, 150)
   queryLog.counts.set(key, (queryLog.counts.get(key) ?? 0) + 1)
+}
+
+/** A plan in one line: each node that reads a table, how (index or not), and with ANALYZE the rows it read and dropped. */
+function planSummary(root: any, analyzed: boolean): string {
+  const out: string[] = []
+  const walk = (node: any) => {
+    if (node["Relation Name"]) {
+      const how = `${node["Node Type"]}${node["Index Name"] ? ` using ${node["Index Name"]}` : ""} on ${node["Relation Name"]}`
+      out.push(analyzed ? `${how} (${node["Actual Rows"] * (node["Actual Loops"] ?? 1)} rows, ${(node["Rows Removed by Filter"] ?? 0) * (node["Actual Loops"] ?? 1)} dropped)` : how)
+    }
+    for (const child of node.Plans ?? []) walk(child)
+  }
+  walk(root)
+  return `${out.join("; ") || root["Node Type"]}${analyzed ? `; ${Number(root["Actual Total Time"]).toFixed(2)} ms` : ""}`
 }
 
 const commands: Record<string, (args: any) => Promise<unknown>> = {
@@ -139,6 +183,9 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
   },
   async makeSessions(args: { n: number; tag: string; young?: boolean; urls?: boolean }) {
     return makeSessions(args)
+  },
+  async makeCarts(args: { n: number }) {
+    return makeCarts(args)
   },
   async sandboxRequests() {
     return sandbox.control.requests()
@@ -164,6 +211,104 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     k.removeListener("query", countQuery)
     const top = [...queryLog.counts].sort((x, y) => y[1] - x[1]).slice(0, 25)
     return { total: [...queryLog.counts.values()].reduce((a, n) => a + n, 0), top }
+  },
+  /**
+   * The growth figure's in-process costs: `samples` reconciliation ticks and attention-queue reads (attentionItems,
+   * what GET /admin/payneteasy/attention serves), alternating, each timed. With `explain`, one more of each, untimed,
+   * whose statements on the plugin's tables are then explained (selects with ANALYZE) and summed up per statement.
+   */
+  async growthCosts(args: { samples: number; explain?: boolean }) {
+    const tick: number[] = []
+    const attention: number[] = []
+    const timed = async (work: () => Promise<unknown>) => {
+      const t0 = process.hrtime.bigint()
+      await work()
+      return Number(process.hrtime.bigint() - t0) / 1e6
+    }
+    for (let i = 0; i < args.samples; i++) {
+      tick.push(await timed(async () => {
+        const report = await reconcilePaynetEasy(app.container)
+        if (report.skipped) throw new Error("reconciliation tick skipped (lock held)")
+      }))
+      attention.push(await timed(() => attentionItems(app.container)))
+    }
+    if (!args.explain) return { tick, attention }
+    const plans: Array<{ what: string; sql: string; plan: string }> = []
+    for (const [what, work] of [["tick", () => reconcilePaynetEasy(app.container)], ["attention", () => attentionItems(app.container)]] as const) {
+      const seen: Array<{ sql: string; bindings: unknown[] }> = []
+      // MikroORM sends its statements with the values already in the text (no bindings); the module's raw ones bind
+      const listen = (q: { sql: string; bindings?: unknown[] }) => {
+        if (/payneteasy_/.test(q.sql) && !q.sql.includes(BENCH_SQL)) seen.push({ sql: q.sql, bindings: q.bindings ?? [] })
+      }
+      knex().on("query", listen)
+      try {
+        await work()
+      } finally {
+        knex().removeListener("query", listen)
+      }
+      const distinct = [...new Map(seen.map((q) => [q.sql, q])).values()]
+      for (const q of distinct) {
+        const select = /^\s*select/i.test(q.sql)
+        let summary: string
+        try {
+          // the event's text is Postgres's ($1, $2, …); knex.raw takes ?, in order
+          const order: number[] = []
+          const text = q.sql.replace(/\$(\d+)/g, (_m, i) => (order.push(Number(i) - 1), "?"))
+          const [{ "QUERY PLAN": [plan] }] = await sql(`${BENCH_SQL} explain (${select ? "analyze, " : ""}format json) ${text}`, order.map((i) => q.bindings[i]))
+          summary = planSummary(plan.Plan, select)
+        } catch (e) {
+          summary = `not explained: ${(e as Error).message.slice(0, 120)}`
+        }
+        plans.push({ what, sql: q.sql.replace(/\s+/g, " ").slice(0, 200), plan: summary })
+      }
+    }
+    return { tick, attention, plans }
+  },
+  /**
+   * Worker: a recorded genuine callback to a Payment and a completed cart, the plugin's way (the subscriber's own
+   * `processCallbacks` on the row, as a `payneteasy.callback.received` event naming it would) against Medusa's
+   * `processPaymentWorkflow` (action authorized) for another cart of the same kind, alternating one of each. Per item:
+   * wall milliseconds, this process's CPU milliseconds, SQL statements sent; and per side, each statement (literals
+   * blanked) with how many times it was sent per item, on average.
+   */
+  async paymentCost(args: { pairs: Array<{ callbackId: string; sessionId: string; amount: number }> }) {
+    const k = knex()
+    let texts: Map<string, number> | undefined
+    let count = 0
+    const listen = (q: { sql: string }) => {
+      count++
+      const key = q.sql.replace(/'[^']*'/g, "?").replace(/\s+/g, " ").slice(0, 160)
+      texts?.set(key, (texts.get(key) ?? 0) + 1)
+    }
+    k.on("query", listen)
+    const statements = { ours: new Map<string, number>(), floor: new Map<string, number>() }
+    const time = async (work: () => Promise<unknown>, into: Map<string, number>) => {
+      count = 0
+      texts = into
+      const cpu0 = process.cpuUsage()
+      const t0 = process.hrtime.bigint()
+      await work()
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6
+      const cpu = process.cpuUsage(cpu0)
+      return { ms, cpuMs: (cpu.user + cpu.system) / 1000, sql: count }
+    }
+    const ours: any[] = []
+    const floor: any[] = []
+    try {
+      for (const p of args.pairs) {
+        // each side's events (order.placed, …) go to this process's subscribers right after it: let them run before
+        // the next item is timed, so neither side's window holds the other's aftermath
+        const settle = () => new Promise((r) => setTimeout(r, 250))
+        await settle()
+        ours.push(await time(() => processCallbacks(app.container, [p.callbackId]), statements.ours))
+        await settle()
+        floor.push(await time(() => processPaymentWorkflow(app.container).run({ input: { action: PaymentActions.AUTHORIZED, data: { session_id: p.sessionId, amount: p.amount } } }), statements.floor))
+      }
+    } finally {
+      k.removeListener("query", listen)
+    }
+    const perItem = (m: Map<string, number>) => [...m].map(([text, n]) => ({ text, n: n / args.pairs.length })).sort((a, b) => b.n - a.n)
+    return { ours, floor, statements: { ours: perItem(statements.ours), floor: perItem(statements.floor) } }
   },
   async shutdown() {
     setTimeout(() => void stop(0), 10)

@@ -42,6 +42,8 @@ export interface Figure {
    */
   checks?: Array<{ what: string; ok: boolean; correctness?: boolean }>
   note?: string
+  /** written to the JSON only, not printed (statement lists, query plans) */
+  detail?: Record<string, unknown>
 }
 
 export function side(s: Summary): Side {

@@ -52,7 +52,7 @@ const MAX_CALLBACKS_PER_EMIT = 500
 
 /**
  * At most this many callbacks in one event: one event is one job for one worker instance, processed in about a second
- * (a worker processes 20–30 callbacks a second: docs/performance.md), so a burst still spreads over several workers.
+ * (a worker processes 20–30 callbacks a second: bench "callbacks/s"), so a burst still spreads over several workers.
  */
 export const CALLBACK_IDS_PER_EVENT = 25
 

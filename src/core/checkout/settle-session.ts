@@ -21,7 +21,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { cartAndOrderFor } from "./cart-and-order"
+import { paymentLinks, type PaymentLinks } from "../callbacks/processing-reads"
 import { findSession, type SessionInfo } from "../callbacks/verify"
 import { reflectRebillSettlement } from "../saved-cards/rebill-outcome"
 
@@ -51,30 +51,26 @@ export type SettleResult = {
 const FINAL_FAILED = new Set(["error", "canceled"])
 const LOCK_TIMEOUT_S = 30
 
-type Links = { cartId?: string; orderId?: string; paymentId?: string; authorizedAt?: unknown }
+type Links = PaymentLinks
 
-async function links(container: MedusaContainer, sessionId: string, paymentCollectionId: string): Promise<Links> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const [{ data: payments }, cart] = await Promise.all([
-    query.graph({ entity: "payment", fields: ["id"], filters: { payment_session_id: sessionId } }),
-    cartAndOrderFor(container, paymentCollectionId),
-  ])
-  return { ...cart, paymentId: (payments[0] as { id?: string } | undefined)?.id }
-}
+/** The session's Payment, its cart and the cart's order: one statement (core/callbacks/processing-reads.ts). */
+const links = (container: MedusaContainer, sessionId: string, paymentCollectionId: string): Promise<Links> =>
+  paymentLinks(container, sessionId, paymentCollectionId)
 
 /**
  * Confirms the session's outcome with the gateway (through the provider) and makes Medusa reflect it. Idempotent.
- * `known`: the session as the caller has just read it under the same lock (process-callback's plan), saving a read.
+ * `known`: the session as the caller has just read it under the same lock (process-callback's plan), saving a read;
+ * `knownLinks`: its Payment / cart / order, read in that same statement.
  */
-export async function settleSession(container: MedusaContainer, sessionId: string, known?: SessionInfo): Promise<SettleResult> {
-  const result = await settle(container, sessionId, known)
+export async function settleSession(container: MedusaContainer, sessionId: string, known?: SessionInfo, knownLinks?: Links): Promise<SettleResult> {
+  const result = await settle(container, sessionId, known, knownLinks)
   // A session of an order's own payment collection (no cart) may be an admin rebill whose outcome was unknown when
   // it was asked for: its order and row are brought up to date now.
   if (!result.cartId && result.orderId) await reflectRebillSettlement(container, sessionId, result)
   return result
 }
 
-async function settle(container: MedusaContainer, sessionId: string, known?: SessionInfo): Promise<SettleResult> {
+async function settle(container: MedusaContainer, sessionId: string, known?: SessionInfo, knownLinks?: Links): Promise<SettleResult> {
   const session = known?.id === sessionId ? known : await findSession(container, sessionId)
   if (!session) {
     return { outcome: "no_session", detail: "no PaynetEasy payment session with this id" }
@@ -85,7 +81,7 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
     // (or the gateway's redelivery) comes back to it.
     return { outcome: "pending", sessionStatus: session.status, detail: "the session's payment data is not stored yet (Medusa is still creating it)" }
   }
-  let l = await links(container, session.id, session.payment_collection_id)
+  let l = known?.id === sessionId && knownLinks ? knownLinks : await links(container, session.id, session.payment_collection_id)
   const done = (detail: string): SettleResult => ({
     outcome: "authorized",
     sessionStatus: "authorized",

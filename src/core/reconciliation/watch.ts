@@ -48,11 +48,7 @@ export async function ensureWatched(
 
 /** Stops watching a session because its outcome is final (callback processing calls this too). */
 export async function markSettled(container: MedusaContainer, sessionId: string, lastStatus: string): Promise<void> {
-  const svc = watchService(container)
-  const rows = await svc.listPaynetEasyReconciliations({ session_id: sessionId, target: SESSION_TARGET, state: "pending" }, { take: 1 })
-  for (const row of rows) {
-    await svc.updatePaynetEasyReconciliations({ id: row.id, state: "final", last_status: lastStatus, last_checked_at: new Date() })
-  }
+  await watchService(container).endSessionWatch(sessionId, lastStatus)
 }
 
 

@@ -255,6 +255,20 @@ class PaynetEasyModuleService extends MedusaService({
   }
 
   /**
+   * Ends a session's own watch (target ""), if it is still pending: one UPDATE where a list and then the generated
+   * update took two statements or more. Callback processing runs it once per settled callback (bench "callback →
+   * Payment"). A session with no pending watch is left alone.
+   */
+  @InjectManager()
+  async endSessionWatch(sessionId: string, lastStatus: string, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await knexOf(sharedContext).raw(
+      `update payneteasy_reconciliation set state = 'final', last_status = ?, last_checked_at = ?, updated_at = now()
+       where session_id = ? and target = '' and state = 'pending' and deleted_at is null`,
+      [lastStatus, new Date(), sessionId]
+    )
+  }
+
+  /**
    * A payout's state change: the payout row updated (when `update` is given) and one history row appended, in one
    * transaction, so nobody ever reads a status without the history row that explains it.
    */

@@ -23,8 +23,9 @@
  *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
  *   deletePayment only logs a paid sale, it never refunds one. Anything else is kept as `ignored`.
  * → write the row's outcome (compensation restores the previous one, as the plan read it) → release the lock.
- * The row is read twice per callback (before the lock, under it) and the session once (the plan hands it to
- * settleSession): every statement here runs for each of a burst of callbacks (bench "callbacks/s", worker statements).
+ * The rows an event names are read once, together, before the locks (processCallbacks); under the lock the row, its
+ * session and the session's Payment / cart / order are one statement (core/callbacks/processing-reads.ts), handed to
+ * settleSession: every statement here runs for each of a burst of callbacks (bench "callback → Payment").
  * A row already `processed`, `ignored` or `flagged` is never processed again, so a redelivered event is a no-op. A
  * failure is written as `failed` and rethrown so an event bus with retries retries.
  */
@@ -41,12 +42,13 @@ import { confirmCallbackEvent } from "../../core/callbacks/confirm-later-event"
 import { removeReflectedEvent, reflectLaterEvent, type ConfirmedEventFact } from "../../core/callbacks/reflect-later-event"
 import { ensureWatched, markSettled } from "../../core/reconciliation/watch"
 import { settleSession } from "../../core/checkout/settle-session"
-import { findSession, type SessionInfo } from "../../core/callbacks/verify"
+import type { SessionInfo } from "../../core/callbacks/verify"
+import { readCallbackRows, readForPlan, type PaymentLinks } from "../../core/callbacks/processing-reads"
+import { runRenewalOrder } from "./recurring/renewal-order"
 import { processPayoutCallback } from "../../core/payouts/payout-callback"
 import { rowKindOf } from "../../core/callbacks/order-kinds"
 import { settleCardVerificationCallback } from "../../core/saved-cards/verification-callback"
 import { processRecurringCharge } from "../../core/recurring/charge-callback"
-import { runRenewalOrder } from "./recurring/renewal-order"
 
 export { CALLBACK_RECEIVED } from "../../core/callbacks/callback-queue"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
@@ -67,7 +69,7 @@ type Plan =
   | { kind: "done" }
   | ({ kind: "final" } & Result)
   | { kind: "later"; fact: ConfirmedEventFact; paymentCollectionId: string }
-  | { kind: "initial"; callbackStatus: string; session: SessionInfo }
+  | { kind: "initial"; callbackStatus: string; session: SessionInfo; links?: PaymentLinks }
   | { kind: "payout" }
   | { kind: "card_verification" }
   | { kind: "recurring" }
@@ -83,18 +85,18 @@ const callbackLockKey = (row: Pick<CallbackRow, "session_id" | "orderid">): stri
 
 /** Reads the row under the lock and decides what to do; asks STATUS for a later event (read-only, nothing to undo). */
 const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { callbackId: string }, { container }) => {
-  const row = await readRow(container, input.callbackId)
-  return new StepResponse({ plan: await planFor(container, row), row })
+  const { row, session, links } = await readForPlan(container, input.callbackId)
+  return new StepResponse({ plan: await planFor(container, row, session, links), row })
 })
 
-async function planFor(container: MedusaContainer, row: CallbackRow): Promise<Plan> {
+/** `session`, `links`: the row's PaynetEasy session and where it leads, read with the row (readForPlan). */
+async function planFor(container: MedusaContainer, row: CallbackRow, session: SessionInfo | undefined, links?: PaymentLinks): Promise<Plan> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const final = (outcome: Outcome, detail: string): Plan => ({ kind: "final", outcome, detail })
   if (isDone(row)) return { kind: "done" }
   if (row.source !== "callback") return final("ignored", "a shopper return never counts as the outcome")
   const rowKind = rowKindOf(row.client_orderid)?.name
   if (rowKind) return { kind: rowKind }
-  const session = row.session_id ? await findSession(container, row.session_id) : undefined
   if (!session) {
     if (row.status === "approved") {
       logger.warn(
@@ -111,7 +113,7 @@ async function planFor(container: MedusaContainer, row: CallbackRow): Promise<Pl
     return final("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
   }
   if (isInitialType(row.type)) {
-    return { kind: "initial", callbackStatus: row.status, session }
+    return { kind: "initial", callbackStatus: row.status, session, links }
   }
   const confirmation = await confirmCallbackEvent(container, row, session.payment_collection_id)
   if (!confirmation.confirmed) {
@@ -164,9 +166,9 @@ const reflectLaterEventStep = createStep(
 /** The initial transaction: STATUS through the provider, Medusa state through the payment module and core flows. */
 const settleCallbackSessionStep = createStep(
   "payneteasy-settle-callback-session",
-  async (input: { callbackStatus: string; session: SessionInfo }, { container }) => {
+  async (input: { callbackStatus: string; session: SessionInfo; links?: PaymentLinks }, { container }) => {
     const { id: sessionId, provider_id: providerId } = input.session
-    const result = await settleSession(container, sessionId, input.session)
+    const result = await settleSession(container, sessionId, input.session, input.links)
     const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
     if (result.outcome === "pending" || paidNoOrder) {
       // Paid but no order is not final either: the reconciliation tick keeps trying the cart (and flags it after
@@ -253,8 +255,9 @@ export const processPaynetEasyCallbackWorkflow = createWorkflow(
   }
 )
 
-export async function processCallback(container: MedusaContainer, callbackId: string): Promise<CallbackRow> {
-  const first = await readRow(container, callbackId)
+/** `first`: the row as the caller has just read it (processCallbacks reads an event's rows together), saving a read. */
+export async function processCallback(container: MedusaContainer, callbackId: string, first?: CallbackRow): Promise<CallbackRow> {
+  first ??= await readRow(container, callbackId)
   if (isDone(first)) {
     return first
   }
@@ -274,17 +277,20 @@ export async function processCallback(container: MedusaContainer, callbackId: st
  * Processes callback-log rows one after the other: the rows one `payneteasy.callback.received` event names
  * (callback-queue.ts). A row that fails (written `failed` by processCallback) does not stop the rest; once all have
  * run, the first failure is rethrown, so an event bus with retries retries the event, whose rows already done are
- * no-ops then. `process` is the seam the unit test replaces.
+ * no-ops then. `process` is the seam the unit test replaces; without it (processCallback) the event's rows are read
+ * together first, one statement for the event (a row not among them is read by processCallback itself: NOT_FOUND).
  */
 export async function processCallbacks(
   container: MedusaContainer,
   ids: string[],
-  process: (container: MedusaContainer, id: string) => Promise<unknown> = processCallback
+  process?: (container: MedusaContainer, id: string) => Promise<unknown>
 ): Promise<void> {
   let failed: { error: unknown } | undefined
+  const rows = !process && ids.length > 1 ? await readCallbackRows(container, ids) : new Map<string, CallbackRow>()
+  const run = process ?? ((c: MedusaContainer, id: string) => processCallback(c, id, rows.get(id)))
   for (const id of ids) {
     try {
-      await process(container, id)
+      await run(container, id)
     } catch (error) {
       failed ??= { error }
     }
