@@ -10,42 +10,14 @@ import type { PayoutSettings } from "./types"
 import { formatCard, lastFour } from "./formatters"
 
 export type { PayoutStatus }
+import type { historyView, payoutView } from "../../core/payouts/payout-state"
+import type { Json } from "./types"
 
-export type Payout = {
-  id: string
-  method: "single" | "two_step" | "form"
-  status: PayoutStatus
-  amount: string
-  currency_code: string
-  destination: { type: string; summary: string | null } | null
-  recipient: string | null
-  purpose: string | null
-  client_orderid: string
-  gateway_order_id: string | null
-  check_serial: string | null
-  pay_serial: string | null
-  form_url: string | null
-  error_code: string | null
-  error_message: string | null
-  created_by: string | null
-  confirmed_by: string | null
-  confirmed_at: string | null
-  finished_at: string | null
-  created_at: string
-  updated_at: string
-  can_confirm: boolean
-}
+/** A payout as the admin routes answer it (core/payouts/payout-state.ts payoutView). */
+export type Payout = Json<ReturnType<typeof payoutView>>
 
-export type PayoutHistoryEntry = {
-  id: string
-  at: string
-  actor: string
-  event: string
-  from_status: string | null
-  to_status: string
-  gateway: Record<string, unknown> | null
-  note: string | null
-}
+/** One history entry of a payout (historyView). */
+export type PayoutHistoryEntry = Json<ReturnType<typeof historyView>>
 
 const KEY = ["payneteasy-payouts"] as const
 

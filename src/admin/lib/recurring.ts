@@ -7,44 +7,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { sdk } from "./sdk"
 import { schedulePatch, type Schedule } from "./subscription-schedule"
+import type { chargeView, recurringPaymentView } from "../../core/dashboard/recurring-view"
+import type { Json } from "./types"
 
-/** One charge the gateway made: approved (renewal order), declined / error / filtered, or unmatched (after a cancel). */
-export type RecurringCharge = {
-  id: string
-  status: string
-  amount: string
-  currency_code: string
-  renewal_order_id: string | null
-  gateway_order_id: string
-  error_code: string | null
-  error_message: string | null
-  note: string | null
-  charged_at: string
-}
+/** One charge the gateway made (core/dashboard/recurring-view.ts chargeView). */
+export type RecurringCharge = Json<ReturnType<typeof chargeView>>
 
-/** A row of the list route (src/core/dashboard/recurring-view.ts); the card is brand and last four only. */
-export type RecurringPayment = {
-  id: string
-  order_id: string
-  customer_id: string | null
-  recurring_payment_id: string | null
-  amount: string
-  currency_code: string
-  period: string
-  interval: number
-  status: string
-  charges: RecurringCharge[]
-  /** Why it is not set up, failed or needs a person (guest order, no private key, a decline, a lost reply). */
-  reason: string | null
-  card: { brand: string | null; last4: string } | null
-  next_charge_at: string | null
-  created_at: string
-  cancelled_at: string | null
-  cancelled_by: string | null
-  /** What the gateway's schedule did on cancel: stopped, refused, unknown (pending while asking); null = not asked. */
-  gateway_cancel: "pending" | "stopped" | "refused" | "unknown" | null
-  gateway_cancel_reason: string | null
-}
+/** A row of the list route (core/dashboard/recurring-view.ts recurringPaymentView); the card is brand and last four only. */
+export type RecurringPayment = Json<ReturnType<typeof recurringPaymentView>>
 
 export type RecurringFilter = { order_id: string } | { customer_id: string }
 

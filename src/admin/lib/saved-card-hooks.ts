@@ -7,20 +7,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import type { RebillBalance } from "../../core/saved-cards/rebill-balance"
 import { sdk } from "./sdk"
 import { formatCard } from "./formatters"
+import type { adminCardView } from "../../core/saved-cards/records"
+import type { Json } from "./types"
 
-export type AdminSavedCard = {
-  id: string
-  brand: string | null
-  bin: string | null
-  last4: string | null
-  exp_month: string | null
-  exp_year: string | null
-  holder: string | null
-  created_at: string
-  source: string
-  source_order_id: string | null
-  last_used_at: string | null
-}
+/** A card as the admin route lists it (core/saved-cards/records.ts adminCardView). */
+export type AdminSavedCard = Json<ReturnType<typeof adminCardView>>
 
 /** The one card masking of the dashboard (lib/formatters.ts): brand and last four, "Visa •••• 1111". */
 export const cardWords = (c: Pick<AdminSavedCard, "brand" | "last4">) => formatCard(c.brand, c.last4)

@@ -18,6 +18,9 @@ export type { PayoutSettings } from "../../api/admin/payneteasy/payout-settings/
 
 export type DoctorProvider = Awaited<ReturnType<typeof checkProvider>>
 
+/** What JSON makes of a server value: dates become ISO strings (the rest is as the server built it). */
+export type Json<T> = T extends Date ? string : T extends Array<infer U> ? Array<Json<U>> : T extends object ? { [K in keyof T]: Json<T[K]> } : T
+
 export interface Page<T> {
   count: number
   limit: number

@@ -27,6 +27,11 @@ export function publicCard(row: SavedCardRow): PublicCard {
   }
 }
 
+/** A card as the admin's customer page lists it (GET /admin/payneteasy/customers/:id/cards): where it came from too. */
+export function adminCardView(r: SavedCardRow) {
+  return { ...publicCard(r), source: r.source, source_order_id: r.source_order_id, last_used_at: r.last_used_at }
+}
+
 type CardService = {
   listPaynetEasySavedCards(filters: Record<string, unknown>, config?: Record<string, unknown>): Promise<SavedCardRow[]>
   updatePaynetEasySavedCards(data: Record<string, unknown>): Promise<unknown>

@@ -4,7 +4,7 @@
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../../../../modules/payneteasy"
-import { publicCard, type SavedCardRow } from "../../../../../../core/saved-cards/records"
+import { adminCardView, type SavedCardRow } from "../../../../../../core/saved-cards/records"
 
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
   const rows = (await paynetEasyModule(req.scope).listPaynetEasySavedCards(
@@ -12,6 +12,6 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     { order: { created_at: "DESC" } }
   )) as SavedCardRow[]
   res.json({
-    cards: rows.map((r) => ({ ...publicCard(r), source: r.source, source_order_id: r.source_order_id, last_used_at: r.last_used_at })),
+    cards: rows.map(adminCardView),
   })
 }
