@@ -22,7 +22,9 @@ const type = process.env.TEST_TYPE
 // freshly migrated one (integration-tests/setup/template-database.js).
 const RUNNER_FROM_TEMPLATE = { "^@medusajs/test-utils$": "<rootDir>/integration-tests/setup/test-utils-from-template.js" }
 if (type === "integration:http") {
-  module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s"]
+  // The spec files, and the app groups that run several of them on one booted app (integration-tests/setup/app-groups.js).
+  module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s", "**/integration-tests/groups/*.spec.[jt]s"]
+  module.exports.testPathIgnorePatterns = ["/node_modules/", ...groupedSpecs().map(exactPath)]
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
@@ -77,6 +79,21 @@ function socketSpecs() {
   }
   for (const root of ["src", "bench"]) if (fs.existsSync(path.join(__dirname, root))) walk(path.join(__dirname, root))
   return found.sort()
+}
+
+/**
+ * The integration spec files that run inside an app group (integration-tests/groups/) and so not by themselves, unless
+ * the command line names them (`npx jest integration-tests/http/smoke.spec.ts` runs that file alone, on its own app)
+ * or PNE_TEST_APP_GROUPS=off (every file alone, as before the groups).
+ */
+function groupedSpecs() {
+  const path = require("node:path")
+  if (process.env.PNE_TEST_APP_GROUPS === "off") return []
+  const named = process.argv.slice(2).filter((a) => !a.startsWith("-"))
+  const members = Object.values(require("./integration-tests/setup/app-groups")).flat()
+  return members
+    .map((name) => path.join(__dirname, "integration-tests", "http", `${name}.spec.ts`))
+    .filter((file) => !named.some((arg) => { try { return new RegExp(arg).test(file) } catch { return file.includes(arg) } }))
 }
 
 function exactPath(p) {
