@@ -2,6 +2,4 @@
 // run's grouping, integration-tests/helpers/app-group.ts): each member runs unchanged, from a fresh database and sandbox.
 import { runSpecFilesOnOneApp } from "../helpers/app-group"
 
-const groups = require("../setup/app-groups")
-
-runSpecFilesOnOneApp(__dirname, groups["shared-app-a"].map((name: string) => `../http/${name}.spec`))
+runSpecFilesOnOneApp(require("../setup/app-groups")["integration:http"]["shared-app-a"])

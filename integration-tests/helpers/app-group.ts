@@ -2,7 +2,7 @@
  * One booted Medusa app for a group of spec files (integration-tests/groups/*.spec.ts): an app boot costs tens of
  * seconds of CPU (module loading, link sync, the HTTP app), which a spec file of a few tests used to pay for itself.
  *
- *   runSpecFilesOnOneApp(["../http/smoke.spec", "../http/reply-checks.spec"])
+ *   runSpecFilesOnOneApp(["integration-tests/http/smoke", "integration-tests/http/reply-checks"])   (from the repo root)
  *
  * The group boots once (medusaIntegrationTestRunner on a clone of the template database, one sandbox with the default
  * options, one app port) and loads each member file inside a describe named after it, unchanged: the member's calls
@@ -12,19 +12,22 @@
  *     member's own beforeAll seeds; that seeded state is the snapshot its tests are restored to, as the runner does;
  *   - the sandbox is reset (transactions, callbacks, counters, faults, timers);
  *   - the workflows the previous member started have finished (the runner waits after every test).
- * A member must use the sandbox's default options and no runner options (hooks, env, dbName): otherwise it says so and
- * fails, and it belongs outside a group (it runs as its own file, as before).
+ * A member must use the sandbox's default options (or, in a v4 group, useV4Registration()) and no runner options
+ * (hooks, env, dbName): otherwise it says so and fails, and it belongs outside a group (it runs alone, as before).
  */
 import path from "node:path"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { useSandbox } from "./sandbox"
-import { TEST_APP_DIR } from "./paths"
+import { useV4Registration } from "./v4-registration"
+import { REPO_ROOT, TEST_APP_DIR } from "./paths"
 
 type RunnerOptions = Parameters<typeof medusaIntegrationTestRunner>[0]
 type SuiteOptions = Parameters<RunnerOptions["testSuite"]>[0]
 
 interface AppGroup {
   sandbox: ReturnType<typeof useSandbox>
+  /** The app has the v4 registration (useV4Registration): its members may ask for it. */
+  v4: boolean
   /** Set while the member files are being loaded (inside the group runner's testSuite). */
   options?: SuiteOptions
   pristine?: string
@@ -38,10 +41,13 @@ export function groupMember(): AppGroup | undefined {
   return group?.options ? group : undefined
 }
 
-/** Boots one app and runs every file in `files` (paths relative to the caller, as for require) on it. */
-export function runSpecFilesOnOneApp(dir: string, files: string[]) {
-  const sandbox = useSandbox()
-  const group: AppGroup = { sandbox }
+/**
+ * Boots one app and runs every spec file in `files` (paths from the repository root, without `.spec.ts`) on it.
+ * `v4`: the app and sandbox get the v4 registration (v4-registration.ts), for members that call useV4Registration().
+ */
+export function runSpecFilesOnOneApp(files: string[], { v4 = false } = {}) {
+  const sandbox = v4 ? useV4Registration() : useSandbox()
+  const group: AppGroup = { sandbox, v4 }
   ;(globalThis as any)[KEY] = group
   medusaIntegrationTestRunner({
     cwd: TEST_APP_DIR,
@@ -56,11 +62,15 @@ export function runSpecFilesOnOneApp(dir: string, files: string[]) {
       afterAll(async () => {
         if (group.pristine) await dropDatabase(group.pristine)
       })
+      // jest.setTimeout() sets one default for the whole file (the last call wins): every member gets the longest.
+      const timeouts: number[] = []
       for (const file of files) {
-        describe(path.basename(file), () => {
-          require(path.resolve(dir, file))
+        describe(`${path.basename(file)}.spec.ts`, () => {
+          require(path.join(REPO_ROOT, `${file}.spec.ts`))
+          timeouts.push((globalThis as any)[Symbol.for("TEST_TIMEOUT_SYMBOL")] ?? 0)
         })
       }
+      if (Math.max(...timeouts) > 0) jest.setTimeout(Math.max(...timeouts))
       group.options = undefined
     },
   })

@@ -1,13 +1,22 @@
 /**
- * The integration spec files that share one booted Medusa app in the tier run (`npm run test:integration`), by group:
- * integration-tests/groups/<group>.spec.ts loads its members on one app (integration-tests/helpers/app-group.ts), and
+ * The spec files that share one booted Medusa app in a tier run (`npm run test:integration`, `test:reliability`), by
+ * tier and group (paths from the repository root, without `.spec.ts`): integration-tests/groups/<group>.spec.ts and
+ * reliability-tests/groups/<group>.spec.ts load their members on one app (integration-tests/helpers/app-group.ts), and
  * jest.config.js leaves the members out of the tier's file list so that each runs once. A file run by name
  * (`npx jest integration-tests/http/smoke.spec.ts`) still boots its own app.
- * A member uses the sandbox's default options and no runner options; the files that do not (their own sandbox options,
- * a v4 key, env read at boot, no app at all) run alone. Two groups of about equal length, so the tier's two workers
+ * A member uses the sandbox's default options (a "v4" group: useV4Registration()) and no runner options; the files that
+ * do not (their own sandbox options, env read at boot, no app at all) run alone. Two groups of about equal length, so the tier's two workers
  * each take one while the files that run alone fill in.
  */
 module.exports = {
-  "shared-app-a": ["callback", "saved-cards", "provider-direct", "reply-checks", "smoke"],
-  "shared-app-b": ["admin-rebill", "saved-card-payments", "provider-hosted", "admin-payneteasy", "callback-reconcile"],
+  "integration:http": {
+    "shared-app-a": ["integration-tests/http/callback", "integration-tests/http/saved-cards", "integration-tests/http/provider-direct", "integration-tests/http/reply-checks", "integration-tests/http/smoke"],
+    "shared-app-b": ["integration-tests/http/admin-rebill", "integration-tests/http/saved-card-payments", "integration-tests/http/provider-hosted", "integration-tests/http/admin-payneteasy", "integration-tests/http/callback-reconcile"],
+    // booted with the v4 registration (runSpecFilesOnOneApp(…, { v4: true })): its members call useV4Registration()
+    "v4-app": ["integration-tests/http/recurring", "integration-tests/http/saved-cards-v4"],
+  },
+  // The storm last: the runner's next restore would race with its last background work (its own comment says so).
+  reliability: {
+    "shared-app": ["reliability-tests/auth-sweep", "reliability-tests/fuzzing", "reliability-tests/storms-and-races"],
+  },
 }
