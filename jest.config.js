@@ -25,6 +25,7 @@ if (type === "integration:http") {
   // The spec files, and the app groups that run several of them on one booted app (integration-tests/setup/app-groups.js).
   module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s", "**/integration-tests/groups/*.spec.[jt]s"]
   module.exports.testPathIgnorePatterns = ["/node_modules/", ...groupedSpecs(type).map(exactPath)]
+  module.exports.testSequencer = "<rootDir>/integration-tests/setup/longest-first-sequencer.js"
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
@@ -36,6 +37,7 @@ if (type === "integration:http") {
   // the same Postgres set-up and helpers as the integration tier (integration-tests/helpers, medusa-config).
   module.exports.testMatch = ["**/reliability-tests/**/*.spec.[jt]s"]
   module.exports.testPathIgnorePatterns = ["/node_modules/", ...groupedSpecs(type).map(exactPath)]
+  module.exports.testSequencer = "<rootDir>/integration-tests/setup/longest-first-sequencer.js"
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
