@@ -5,7 +5,8 @@
  * workers, from /proc), and the tests. The numbers behind docs/testing.md's table.
  *   node scripts/spec-times.js integration:http integration-tests/http/*.spec.ts
  *   node scripts/spec-times.js reliability reliability-tests/fuzzing.spec.ts
- * Writes a table to stdout and one JSON line per file to $SPEC_TIMES_JSON when set.
+ * Writes a table to stdout, one JSON line per file to $SPEC_TIMES_JSON and each file's Jest output to
+ * $SPEC_TIMES_LOGS/<file>.log when set.
  */
 const { spawnSync } = require("node:child_process")
 const fs = require("node:fs")
@@ -49,6 +50,10 @@ for (const file of files) {
   const row = { file, wall, cpu: Number(cpu.toFixed(1)), tests, passed, status: run.status, load: os.loadavg()[0] }
   rows.push(row)
   if (process.env.SPEC_TIMES_JSON) fs.appendFileSync(process.env.SPEC_TIMES_JSON, JSON.stringify(row) + "\n")
+  if (process.env.SPEC_TIMES_LOGS) {
+    fs.mkdirSync(process.env.SPEC_TIMES_LOGS, { recursive: true })
+    fs.writeFileSync(path.join(process.env.SPEC_TIMES_LOGS, `${path.basename(file)}.log`), String(run.stderr))
+  }
   if (run.status !== 0) process.stderr.write(String(run.stderr).slice(-3000))
   console.log(`${path.basename(file).padEnd(40)} ${wall.toFixed(1).padStart(7)} s wall ${cpu.toFixed(1).padStart(7)} s cpu  ${passed}/${tests} passed  load ${row.load.toFixed(1)}`)
 }
