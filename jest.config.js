@@ -85,7 +85,7 @@ function socketSpecs() {
 }
 
 /**
- * The spec files of a tier that run inside an app group (integration-tests/groups/, reliability-tests/groups/) and so not by themselves, unless
+ * The spec files of a tier that run inside an app group (integration-tests/groups/) and so not by themselves, unless
  * the command line names them (`npx jest integration-tests/http/smoke.spec.ts` runs that file alone, on its own app)
  * or PNE_TEST_APP_GROUPS=off (every file alone, as before the groups).
  */

@@ -94,8 +94,7 @@ medusaIntegrationTestRunner({
     /** One order, one payment, one capture, one approved sale; waits (bounded) for asynchronous processing to land. */
     async function outcome(container: MedusaContainer, p: Paid) {
       await waitFor(`order for ${p.cartId}`, async () => (await ordersForCart(container, p.cartId)).length > 0, 30_000).catch(() => undefined)
-      // the capture lands after the order: waited for (bounded, as the order), not a fixed 200 ms
-      await waitFor(`capture for ${p.sessionId}`, async () => (await paymentsForSession(container, p.sessionId)).some((x: any) => x.captures?.length), 10_000).catch(() => undefined)
+      await sleep(200)
       const orders = await ordersForCart(container, p.cartId)
       const payments = await paymentsForSession(container, p.sessionId)
       const captures = payments.flatMap((x: any) => x.captures ?? [])

@@ -1,7 +1,7 @@
 /**
  * The spec files that share one booted Medusa app in a tier run (`npm run test:integration`, `test:reliability`), by
- * tier and group (paths from the repository root, without `.spec.ts`): integration-tests/groups/<group>.spec.ts and
- * reliability-tests/groups/<group>.spec.ts load their members on one app (integration-tests/helpers/app-group.ts), and
+ * tier and group (paths from the repository root, without `.spec.ts`): integration-tests/groups/<group>.spec.ts (and
+ * reliability-tests/groups/<group>.spec.ts, once the reliability tier has a group) load their members on one app (integration-tests/helpers/app-group.ts), and
  * jest.config.js leaves the members out of the tier's file list so that each runs once. A file run by name
  * (`npx jest integration-tests/http/smoke.spec.ts`) still boots its own app.
  * A member uses the sandbox's default options (a "v4" group: useV4Registration()) and no runner options; the files that
@@ -15,8 +15,7 @@ module.exports = {
     // booted with the v4 registration (runSpecFilesOnOneApp(…, { v4: true })): its members call useV4Registration()
     "v4-app": ["integration-tests/http/recurring", "integration-tests/http/saved-cards-v4"],
   },
-  // The storm last: the runner's next restore would race with its last background work (its own comment says so).
-  reliability: {
-    "shared-app": ["reliability-tests/auth-sweep", "reliability-tests/fuzzing", "reliability-tests/storms-and-races"],
-  },
+  // None yet: a group of auth-sweep, fuzzing and storms-and-races was tried and could not be run to the end on the
+  // shared machine before the deadline (fuzzing and the storm exceeded their timeouts at load 15-20), so each runs alone.
+  reliability: {},
 }
