@@ -22,7 +22,10 @@ const type = process.env.TEST_TYPE
 // freshly migrated one (integration-tests/setup/template-database.js).
 const RUNNER_FROM_TEMPLATE = { "^@medusajs/test-utils$": "<rootDir>/integration-tests/setup/test-utils-from-template.js" }
 if (type === "integration:http") {
-  module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s"]
+  // The spec files, and the app groups that run several of them on one booted app (integration-tests/setup/app-groups.js).
+  module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s", "**/integration-tests/groups/*.spec.[jt]s"]
+  module.exports.testPathIgnorePatterns = ["/node_modules/", ...groupedSpecs(type).map(exactPath)]
+  module.exports.testSequencer = "<rootDir>/integration-tests/setup/longest-first-sequencer.js"
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
@@ -33,6 +36,8 @@ if (type === "integration:http") {
   // Reliability tier: reliability-tests/**/*.spec.ts — fault trials, storms, races, fuzzing, secret scans, auth sweep;
   // the same Postgres set-up and helpers as the integration tier (integration-tests/helpers, medusa-config).
   module.exports.testMatch = ["**/reliability-tests/**/*.spec.[jt]s"]
+  module.exports.testPathIgnorePatterns = ["/node_modules/", ...groupedSpecs(type).map(exactPath)]
+  module.exports.testSequencer = "<rootDir>/integration-tests/setup/longest-first-sequencer.js"
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
@@ -78,6 +83,21 @@ function socketSpecs() {
   }
   for (const root of ["src", "bench"]) if (fs.existsSync(path.join(__dirname, root))) walk(path.join(__dirname, root))
   return found.sort()
+}
+
+/**
+ * The spec files of a tier that run inside an app group (integration-tests/groups/) and so not by themselves, unless
+ * the command line names them (`npx jest integration-tests/http/smoke.spec.ts` runs that file alone, on its own app)
+ * or PNE_TEST_APP_GROUPS=off (every file alone, as before the groups).
+ */
+function groupedSpecs(tier) {
+  const path = require("node:path")
+  if (process.env.PNE_TEST_APP_GROUPS === "off") return []
+  const named = process.argv.slice(2).filter((a) => !a.startsWith("-"))
+  const members = Object.values(require("./integration-tests/setup/app-groups")[tier] ?? {}).flat()
+  return members
+    .map((name) => path.join(__dirname, `${name}.spec.ts`))
+    .filter((file) => !named.some((arg) => { try { return new RegExp(arg).test(file) } catch { return file.includes(arg) } }))
 }
 
 function exactPath(p) {

@@ -11,6 +11,7 @@
  * a spec, before `medusaIntegrationTestRunner(...)`, so it runs before the runner's hooks. `useSandbox()` calls it.
  */
 import { getFreePort } from "./ports"
+import { groupMember } from "./app-group"
 
 export const BACKEND_URL_ENV = "PAYNETEASY_TEST_BACKEND_URL"
 
@@ -25,6 +26,8 @@ export function backendUrl(): string {
 
 /** Picks the app's port up front and exports PORT + PAYNETEASY_TEST_BACKEND_URL for the runner and medusa-config. */
 export function useBackendPort(): () => string {
+  // In an app group (app-group.ts) the group's app already listens on the port the group chose.
+  if (groupMember()) return backendUrl
   const previous = { PORT: process.env.PORT, url: process.env[BACKEND_URL_ENV] }
   beforeAll(async () => {
     const port = await getFreePort()

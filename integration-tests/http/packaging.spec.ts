@@ -2,8 +2,8 @@
  * Packaging: what `npm pack` ships, and whether it works in a Medusa app that is not this repository.
  * 1. `medusa plugin:build` + `npm pack`: the tarball holds the built plugin (every `exports` target), the bin and the
  *    README — and nothing private: no TypeScript sources, tests, integration harness, demo, env files or key material.
- * 2. A fresh Medusa 2.21.2 app in a temp dir installs the tarball with a real `npm install` (warm cache, offline
- *    preferred), takes README.md's medusa-config.ts verbatim, runs `medusa db:migrate`, creates an admin with
+ * 2. A fresh Medusa 2.21.2 app in a temp dir (Medusa installed while the plugin builds) installs the tarball with a
+ *    real `npm install` (warm cache, offline preferred), takes README.md's medusa-config.ts verbatim, runs `medusa db:migrate`, creates an admin with
  *    `medusa user`, starts with `medusa start`, and must list `pp_payneteasy_payneteasy` through the admin API and
  *    serve the plugin's callback route from the installed package.
  * Slow by nature (build + install + two Medusa boots, about three minutes on 2 cores) but it is the only test that
@@ -17,12 +17,13 @@ import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { REPO_ROOT } from "../helpers/paths"
 import { getFreePort } from "../helpers/ports"
 import {
-  buildAndPack, childEnv, extract, removeInBackground, sh, startApp, stopApp, tarballFiles, writeFreshApp,
+  buildAndPack, childEnv, extract, installMedusaApp, removeInBackground, sh, startApp, stopApp, tarballFiles, writeFreshApp,
 } from "../packaging/fresh-app"
 
 jest.setTimeout(15 * 60_000)
 
-const DB_NAME = "medusa_payneteasy_packaging"
+// Unique per run: several checkouts may run this spec against one Postgres at once.
+const DB_NAME = `medusa_payneteasy_packaging_${process.pid}`
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-packaging-"))
 const timings: Record<string, number> = {}
 
@@ -63,9 +64,11 @@ describe("npm package", () => {
     const stale = path.join(REPO_ROOT, ".medusa", "server", "src", "STALE_BUILD_MARKER.js")
     fs.mkdirSync(path.dirname(stale), { recursive: true })
     fs.writeFileSync(stale, "// left by the packaging spec: a fresh build removes it\n")
-    const packed = await buildAndPack(work)
+    // Medusa goes into the fresh app meanwhile (the plugin is added by the install test, from the tarball).
+    const [packed, medusa] = await Promise.all([buildAndPack(work), installMedusaApp(path.join(work, "app"))])
     tarball = packed.tarball
     timings.pack_with_build = packed.packMs
+    timings.install_medusa_meanwhile = medusa.ms
     files = await tarballFiles(tarball)
   })
 

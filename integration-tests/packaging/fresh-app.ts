@@ -80,11 +80,21 @@ export function readmeMedusaConfig(): string {
   return config
 }
 
-/** Writes the fresh app: starter-like package.json depending on Medusa and the tarball, starter tsconfig, README config. */
-export function writeFreshApp(dir: string, tarball: string): void {
-  const repoPkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> }
+/**
+ * The fresh app with Medusa alone installed (`npm install` of the starter's dependencies, no plugin yet): started while
+ * `npm pack` builds the plugin, since neither needs the other (the build is CPU, the install mostly disk). The test then
+ * adds the tarball with a second `npm install`, as a store owner adds a plugin to an existing Medusa app.
+ */
+export async function installMedusaApp(dir: string): Promise<CommandResult> {
   fs.mkdirSync(dir, { recursive: true })
-  const pkg = {
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(freshAppPackage(), null, 2) + "\n")
+  return sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, timeoutMs: 8 * 60_000 })
+}
+
+/** The starter-like package.json: Medusa, its CLI and the TypeScript tooling; with `tarball`, the plugin from it. */
+function freshAppPackage(tarball?: string) {
+  const repoPkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> }
+  return {
     name: "fresh-medusa-app",
     version: "0.0.1",
     private: true,
@@ -94,13 +104,19 @@ export function writeFreshApp(dir: string, tarball: string): void {
       "@medusajs/cli": MEDUSA_VERSION,
       "@medusajs/framework": MEDUSA_VERSION,
       "@medusajs/medusa": MEDUSA_VERSION,
-      "medusa-payment-payneteasy": `file:${tarball}`,
+      ...(tarball ? { "medusa-payment-payneteasy": `file:${tarball}` } : {}),
     },
     devDependencies: { "@swc/core": "^1.7.28", "@types/node": "^20.19.0", "ts-node": "^10.9.2", typescript: "^5.6.2" },
     engines: { node: ">=20" },
     // npm 11 on this machine only runs install scripts that are allowed here; same policy as the repository's.
     allowScripts: repoPkg.allowScripts ?? {},
   }
+}
+
+/** Writes the fresh app: starter-like package.json depending on Medusa and the tarball, starter tsconfig, README config. */
+export function writeFreshApp(dir: string, tarball: string): void {
+  fs.mkdirSync(dir, { recursive: true })
+  const pkg = freshAppPackage(tarball)
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2) + "\n")
   // Medusa's starter tsconfig: the CLI's ts-node loads medusa-config.ts with it (Node16 resolution for package exports).
   const tsconfig = {

@@ -1,7 +1,12 @@
-/** Jest globalTeardown for the integration project: stop the embedded Postgres if global-setup.js started one. */
+/**
+ * Jest globalTeardown for the integration project: drop the trash databases a crashed run left (database-restore.js),
+ * then stop the embedded Postgres if global-setup.js started one.
+ */
 const fs = require("node:fs")
+const { dropTrash } = require("./database-restore")
 
 module.exports = async function globalTeardown() {
+  if (["integration:http", "reliability"].includes(process.env.TEST_TYPE ?? "")) await dropTrash().catch(() => undefined)
   const embedded = globalThis.__PAYNETEASY_EMBEDDED_PG__
   if (!embedded) return
   globalThis.__PAYNETEASY_EMBEDDED_PG__ = undefined

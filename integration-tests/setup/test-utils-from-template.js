@@ -3,14 +3,19 @@
  * here): everything re-exported unchanged, except that medusaIntegrationTestRunner first clones the migrated template
  * database global-setup.js made (template-database.js) into the suite's own database, so the runner's migrations and
  * link sync find nothing to do. A spec keeps calling the runner exactly as before; one that names its own `dbName`, or
- * a run without PNE_TEST_DB_TEMPLATE (or with it "off"), gets the runner untouched.
+ * a run without PNE_TEST_DB_TEMPLATE (or with it "off"), gets the runner untouched. A spec file loaded into an app
+ * group (integration-tests/helpers/app-group.ts) gets no runner of its own: it attaches to the group's booted app.
+ * Every runner restores its database between tests without dropping it first (database-restore.js).
  */
 const path = require("node:path")
 const { ulid } = require("ulid")
 const { cloneTestTemplate } = require("./template-database")
+const { installFastRestore } = require("./database-restore")
 
 // The real package, by path: the package name itself is mapped to this file.
 const real = require(path.join(__dirname, "..", "..", "node_modules", "@medusajs", "test-utils", "dist", "index.js"))
+// The runner's per-test database restore without a DROP DATABASE (and its checkpoints) on the way: database-restore.js.
+installFastRestore(require(path.join(__dirname, "..", "..", "node_modules", "@medusajs", "test-utils", "dist", "database.js")))
 
 /**
  * The clone already holds every module's migrations: the runner's next `runModulesMigrations()` (one MikroORM per
@@ -28,6 +33,10 @@ function skipNextModuleMigrations() {
 }
 
 function medusaIntegrationTestRunner(options) {
+  // A spec file loaded into an app group (integration-tests/groups/) runs on the group's booted app.
+  const { groupMember, attachToGroup } = require("../helpers/app-group")
+  const group = groupMember()
+  if (group) return attachToGroup(group, options)
   const template = process.env.PNE_TEST_DB_TEMPLATE
   if (!template || template === "off" || options.dbName) return real.medusaIntegrationTestRunner(options)
   // The runner's own naming (medusa-<id>-integration-<worker>), with a name it can be told before it creates it.
