@@ -174,6 +174,8 @@ medusaIntegrationTestRunner({
             }
           )))
           .map(([key, b]): HttpInput => ({ method: "POST", path: "/admin/payneteasy/payouts", headers: { ...adminJson(b.type), ...(key ? { "idempotency-key": key } : {}) }, body: b.body })),
+        // The payout form's limits and allowed currencies (issue 35): no input of its own, any query ignored.
+        "GET /admin/payneteasy/payout-settings": adminGet(fc.constant("/admin/payneteasy/payout-settings")),
         "GET /admin/payneteasy/payouts/:id": adminGet(under("/admin/payneteasy/payouts/")),
         "POST /admin/payneteasy/payouts/:id/confirm": fc
           .tuple(under("/admin/payneteasy/payouts/", "/confirm"), jsonBody(), fc.option(fc.stringMatching(/^[a-z0-9-]{1,40}$/)))
