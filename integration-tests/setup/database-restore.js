@@ -15,16 +15,13 @@
 const TRASH_PREFIX = "pne_trash_"
 let counter = 0
 
+const { pgSettings } = require("./template-database")
+
 const ident = (s) => `"${s.replace(/"/g, '""')}"`
 
+/** The waiting-room database, with the connection settings the template module reads from the same env. */
 function settings() {
-  return {
-    host: process.env.DB_HOST || "localhost",
-    port: Number(process.env.DB_PORT || 5432),
-    user: process.env.DB_USERNAME || "postgres",
-    password: process.env.DB_PASSWORD || undefined,
-    database: process.env.DB_WAITINGROOM_DATABASE || "postgres",
-  }
+  return { ...pgSettings(), database: process.env.DB_WAITINGROOM_DATABASE || "postgres" }
 }
 
 async function connect() {

@@ -133,4 +133,4 @@ async function cloneTestTemplate(template, dbName) {
   })
 }
 
-module.exports = { ensureTestTemplate, cloneTestTemplate, templateName }
+module.exports = { ensureTestTemplate, cloneTestTemplate, templateName, pgSettings }
