@@ -584,7 +584,7 @@ export async function growthFigures(app: AppProcess, sizes: AppSizes): Promise<F
   const steps = sizes.growthRows
   const base = steps[0]
   const phases = steps.length + 1
-  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: n * phases + 4, tag: "GR" })
+  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: n * phases + 5, tag: "GR" })
   await settleTemplate(app)
   const sql = (text: string, params: unknown[] = []) => app.call<any[]>("sql", { text, params })
   const clear = async () => {
@@ -642,6 +642,13 @@ export async function growthFigures(app: AppProcess, sizes: AppSizes): Promise<F
     costs.tick.push(...r.tick)
     costs.attention.push(...r.attention)
     if (r.plans) plans = r.plans
+    if (explain) {
+      // one more genuine callback, untimed, its statements on the callback log explained (ANALYZE, BUFFERS; writes rolled back)
+      await app.call("captureSql")
+      await timedCallback(app, genuine[next++])
+      plans.push(...(await app.call<typeof plans>("explainCaptured", { what: "route" })))
+      await waitDrained(app)
+    }
   }
   const t0 = Date.now()
   // warm-up on the smallest size, untimed
@@ -680,7 +687,7 @@ export async function growthFigures(app: AppProcess, sizes: AppSizes): Promise<F
     })
   }
   return [
-    one("growth: callback log", "route", "a genuine callback's route time (verify, record, 200)"),
+    one("growth: callback log", "route", "a genuine callback's route time (verify, record, 200)", "route"),
     one("growth: reconciliation tick", "tick", "one reconciliation tick with nothing due", "tick"),
     one("growth: attention queue", "attention", "one read of the attention queue (33 items)", "attention"),
   ]
