@@ -316,7 +316,9 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     const k = knex()
     let texts: Map<string, number> | undefined
     let count = 0
+    let lastQuery = 0
     const listen = (q: { sql: string }) => {
+      lastQuery = Date.now()
       count++
       const key = q.sql.replace(/'[^']*'/g, "?").replace(/\s+/g, " ").slice(0, 160)
       texts?.set(key, (texts.get(key) ?? 0) + 1)
@@ -338,8 +340,14 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     try {
       for (const p of args.pairs) {
         // each side's events (order.placed, …) go to this process's subscribers right after it: let them run before
-        // the next item is timed, so neither side's window holds the other's aftermath
-        const settle = () => new Promise((r) => setTimeout(r, 250))
+        // the next item is timed, so neither side's window holds the other's aftermath. Until 250 ms pass with no
+        // statement (at most 5 s): a fixed 250 ms let the subscribers' reads of a loaded machine (customer, order,
+        // payment collection) into the next item's count, a few statements per callback on either side.
+        const settle = async () => {
+          const started = Date.now()
+          do await new Promise((r) => setTimeout(r, 50))
+          while (Date.now() - Math.max(lastQuery, started) < 250 && Date.now() - started < 5_000)
+        }
         await settle()
         ours.push(await time(() => processCallbacks(app.container, [p.callbackId]), statements.ours))
         await settle()
