@@ -572,19 +572,20 @@ export async function paymentFigure(app: AppProcess, sizes: AppSizes): Promise<F
  * Growth: what the callback log, the reconciliation tick and the attention queue cost with 10 k, 100 k (and, in the
  * full run, 1 M) stored rows against 1 k, in one run: the callback log and the reconciliation table are filled with
  * settled history (one INSERT … SELECT generate_series each, processed callbacks and final watches, as a store
- * accumulates them), step by step upwards, then cut back to 1 k and measured again; the 1 k side is both 1 k phases.
+ * accumulates them), step by step upwards; at each step the 1 k side is measured in blocks alternating with it, on
+ * twin tables holding the 1 k rows swapped in by renaming.
  * The attention queue holds the same 33 items (20 flagged or failed callbacks, 3 chargebacks, 10 flagged watches)
  * at every size. Costs: the route's time for a genuine callback (timed from here), one reconciliation tick with
  * nothing due and one attention-queue read (attentionItems, in the server process). Judged at the largest size on
  * medians, goal ≤ 1.2×; the plans of the tick's and the queue's statements on the plugin's tables at that size go
- * into the note (EXPLAIN ANALYZE for reads).
+ * into the note (EXPLAIN (ANALYZE, BUFFERS); writes in a transaction rolled back), with the callback route's own.
  */
 export async function growthFigures(app: AppProcess, sizes: AppSizes): Promise<Figure[]> {
   const n = sizes.growthSamples
   const steps = sizes.growthRows
   const base = steps[0]
-  const phases = steps.length + 1
-  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: n * phases + 4, tag: "GR" })
+  const blocks = 4
+  const { genuine } = await app.call<{ genuine: string[] }>("makeSessions", { n: (steps.length - 1) * 2 * blocks * Math.ceil(n / blocks) + 5, tag: "GR" })
   await settleTemplate(app)
   const sql = (text: string, params: unknown[] = []) => app.call<any[]>("sql", { text, params })
   const clear = async () => {
@@ -630,57 +631,91 @@ export async function growthFigures(app: AppProcess, sizes: AppSizes): Promise<F
     await sql("analyze payneteasy_reconciliation")
   }
   type Costs = { route: number[]; tick: number[]; attention: number[] }
-  const at = new Map<number, Costs>()
+  /** per size: its own costs, and the 1 k side's measured alternately with it (the twin tables swapped in) */
+  const at = new Map<number, { big: Costs; small: Costs }>()
+  const costs = () => ({ route: [], tick: [], attention: [] }) as Costs
   let next = 0
   let plans: Array<{ what: string; sql: string; plan: string }> = []
-  const measure = async (rows: number, explain: boolean) => {
-    const costs = at.get(rows) ?? { route: [], tick: [], attention: [] }
-    at.set(rows, costs)
-    for (let i = 0; i < n; i++) costs.route.push(await timedCallback(app, genuine[next++]))
+  const sample = async (into: Costs, count: number, explain: boolean) => {
+    for (let i = 0; i < count; i++) into.route.push(await timedCallback(app, genuine[next++]))
     await waitDrained(app)
-    const r = await app.call<{ tick: number[]; attention: number[]; plans?: typeof plans }>("growthCosts", { samples: n, explain })
-    costs.tick.push(...r.tick)
-    costs.attention.push(...r.attention)
+    const r = await app.call<{ tick: number[]; attention: number[]; plans?: typeof plans }>("growthCosts", { samples: count, explain })
+    into.tick.push(...r.tick)
+    into.attention.push(...r.attention)
     if (r.plans) plans = r.plans
+    if (explain) {
+      // one more genuine callback, untimed, its statements on the callback log explained (ANALYZE, BUFFERS; writes rolled back)
+      await app.call("captureSql")
+      await timedCallback(app, genuine[next++])
+      plans.push(...(await app.call<typeof plans>("explainCaptured", { what: "route" })))
+      await waitDrained(app)
+    }
+  }
+  // The 1 k side is a twin of each table holding the 1 k rows, swapped in by renaming (three renames in one
+  // transaction, with the worker drained): the two sizes are measured in alternating blocks at every step, so a
+  // change of the shared machine's speed between steps (a 1 k phase before and after read 0.5–6× apart under load)
+  // falls on both sides alike.
+  const TWINS = ["payneteasy_callback", "payneteasy_reconciliation"]
+  let swapped = false
+  const swap = async () => {
+    await sql(`begin; ${TWINS.map((t) => `alter table ${t} rename to ${t}_gtmp; alter table ${t}_gsmall rename to ${t}; alter table ${t}_gtmp rename to ${t}_gsmall;`).join(" ")} commit;`)
+    swapped = !swapped
   }
   const t0 = Date.now()
-  // warm-up on the smallest size, untimed
-  await fillTo(base)
-  for (let i = 0; i < 4; i++) await timedCallback(app, genuine[next++])
-  await waitDrained(app)
-  await app.call("growthCosts", { samples: 2 })
-  for (const rows of steps) {
-    await fillTo(rows)
-    await measure(rows, rows === steps[steps.length - 1])
+  try {
+    // warm-up on the smallest size, untimed; then the twins are made from it
+    await fillTo(base)
+    for (let i = 0; i < 4; i++) await timedCallback(app, genuine[next++])
+    await waitDrained(app)
+    await app.call("growthCosts", { samples: 2 })
+    for (const t of TWINS) {
+      await sql(`drop table if exists ${t}_gsmall`)
+      await sql(`create table ${t}_gsmall (like ${t} including all)`)
+      await sql(`insert into ${t}_gsmall select * from ${t}`)
+      await sql(`analyze ${t}_gsmall`)
+    }
+    for (const rows of steps.slice(1)) {
+      await fillTo(rows)
+      const side = { big: costs(), small: costs() }
+      at.set(rows, side)
+      const top = rows === steps[steps.length - 1]
+      // blocks of ceil(n / blocks) samples a side, alternating which goes first
+      for (let b = 0; b < blocks; b++) {
+        const count = Math.ceil(n / blocks)
+        const order = b % 2 === 0 ? (["small", "big"] as const) : (["big", "small"] as const)
+        for (const which of order) {
+          if ((which === "small") !== swapped) await swap()
+          await sample(side[which], count, top && which === "big" && b === blocks - 1)
+        }
+      }
+      if (swapped) await swap()
+    }
+  } finally {
+    if (swapped) await swap()
+    for (const t of TWINS) await sql(`drop table if exists ${t}_gsmall`)
+    await clear()
+    await sql(`delete from payneteasy_callback where id like 'pnecb_ga%'`)
+    await sql(`delete from payneteasy_reconciliation where id like 'pnerc_ga%'`)
   }
-  await clear()
-  stored = 0
-  await sql("vacuum analyze payneteasy_callback")
-  await sql("vacuum analyze payneteasy_reconciliation")
-  await fillTo(base)
-  await measure(base, false)
-  await clear()
-  await sql(`delete from payneteasy_callback where id like 'pnecb_ga%'`)
-  await sql(`delete from payneteasy_reconciliation where id like 'pnerc_ga%'`)
   const seconds = (Date.now() - t0) / 1000
   const top = steps[steps.length - 1]
   const k = (rows: number) => (rows >= 1_000_000 ? `${rows / 1_000_000} M` : `${rows / 1000} k`)
   const one = (name: string, key: keyof Costs, what: string, planOf?: string): Figure => {
-    const floor = summarize(at.get(base)![key])
-    const ours = summarize(at.get(top)![key])
-    const byStep = steps.slice(1).map((rows) => `${k(rows)} ${(summarize(at.get(rows)![key]).median / floor.median).toFixed(2)}×`).join(", ")
+    const floor = summarize(at.get(top)!.small[key])
+    const ours = summarize(at.get(top)!.big[key])
+    const byStep = steps.slice(1).map((rows) => `${k(rows)} ${(summarize(at.get(rows)!.big[key]).median / summarize(at.get(rows)!.small[key]).median).toFixed(2)}×`).join(", ")
     const planNote = planOf ? `; plans at ${k(top)}: ${plans.filter((p) => p.what === planOf).map((p) => `[${p.sql.slice(0, 90)}…] ${p.plan}`).join(" | ")}` : ""
     return figure({
       figure: name, unit: "ms", goal: { kind: "ratio-max", limit: 1.2 },
       oursWhat: `${what} with ${k(top)} stored rows (callback log and reconciliation table each)`,
-      floorWhat: `the same with ${k(base)} (measured before and after, ${floor.n} samples)`,
+      floorWhat: `the same with ${k(base)} (twin tables swapped in by renaming, in blocks alternating with ${k(top)}; ${floor.n} samples)`,
       ours: side(ours), floor: side(floor),
       note: `ratio against ${k(base)} by size: ${byStep}; the growth phases took ${seconds.toFixed(0)} s${planNote}`,
       detail: planOf ? { plans: plans.filter((p) => p.what === planOf) } : undefined,
     })
   }
   return [
-    one("growth: callback log", "route", "a genuine callback's route time (verify, record, 200)"),
+    one("growth: callback log", "route", "a genuine callback's route time (verify, record, 200)", "route"),
     one("growth: reconciliation tick", "tick", "one reconciliation tick with nothing due", "tick"),
     one("growth: attention queue", "attention", "one read of the attention queue (33 items)", "attention"),
   ]

@@ -163,7 +163,50 @@ function planSummary(root: any, analyzed: boolean): string {
     for (const child of node.Plans ?? []) walk(child)
   }
   walk(root)
-  return `${out.join("; ") || root["Node Type"]}${analyzed ? `; ${Number(root["Actual Total Time"]).toFixed(2)} ms` : ""}`
+  const buffers = root["Shared Hit Blocks"] !== undefined ? `; buffers: shared hit ${root["Shared Hit Blocks"]}, read ${root["Shared Read Blocks"] ?? 0}` : ""
+  return `${out.join("; ") || root["Node Type"]}${analyzed ? `; ${Number(root["Actual Total Time"]).toFixed(2)} ms` : ""}${buffers}`
+}
+
+/** Statements on the plugin's tables sent by the app while a capture is on (explainCaptured). */
+let captured: Array<{ sql: string; bindings: unknown[] }> | undefined
+const capture = (q: { sql: string; bindings?: unknown[] }) => {
+  if (captured && /payneteasy_/.test(q.sql) && !q.sql.includes(BENCH_SQL)) captured.push({ sql: q.sql, bindings: q.bindings ?? [] })
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of each distinct statement: selects as they are, writes inside a transaction rolled back
+ * (so they are executed and measured, and change nothing).
+ */
+async function explainAll(what: string, seen: Array<{ sql: string; bindings: unknown[] }>): Promise<Array<{ what: string; sql: string; plan: string }>> {
+  const plans: Array<{ what: string; sql: string; plan: string }> = []
+  const distinct = [...new Map(seen.map((q) => [q.sql, q])).values()]
+  for (const q of distinct) {
+    let summary: string
+    try {
+      // the event's text is Postgres's ($1, $2, …); knex.raw takes ?, in order
+      const order: number[] = []
+      const text = q.sql.replace(/\$(\d+)/g, (_m, i) => (order.push(Number(i) - 1), "?"))
+      const explain = `${BENCH_SQL} explain (analyze, buffers, format json) ${text}`
+      const bindings = order.map((i) => q.bindings[i])
+      let result: any[] = []
+      if (/^\s*select/i.test(q.sql)) result = await sql(explain, bindings)
+      else {
+        const rollback = new Error("rollback")
+        await knex().transaction(async (trx: any) => {
+          result = (await trx.raw(explain, bindings)).rows
+          throw rollback
+        }).catch((e: unknown) => {
+          if (e !== rollback) throw e
+        })
+      }
+      const [{ "QUERY PLAN": [plan] }] = result
+      summary = planSummary(plan.Plan, true)
+    } catch (e) {
+      summary = `not explained: ${(e as Error).message.slice(0, 120)}`
+    }
+    plans.push({ what, sql: q.sql.replace(/\s+/g, " ").slice(0, 200), plan: summary })
+  }
+  return plans
 }
 
 const commands: Record<string, (args: any) => Promise<unknown>> = {
@@ -235,32 +278,17 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     if (!args.explain) return { tick, attention }
     const plans: Array<{ what: string; sql: string; plan: string }> = []
     for (const [what, work] of [["tick", () => reconcilePaynetEasy(app.container)], ["attention", () => attentionItems(app.container)]] as const) {
-      const seen: Array<{ sql: string; bindings: unknown[] }> = []
       // MikroORM sends its statements with the values already in the text (no bindings); the module's raw ones bind
-      const listen = (q: { sql: string; bindings?: unknown[] }) => {
-        if (/payneteasy_/.test(q.sql) && !q.sql.includes(BENCH_SQL)) seen.push({ sql: q.sql, bindings: q.bindings ?? [] })
-      }
-      knex().on("query", listen)
+      captured = []
+      knex().on("query", capture)
       try {
         await work()
       } finally {
-        knex().removeListener("query", listen)
+        knex().removeListener("query", capture)
       }
-      const distinct = [...new Map(seen.map((q) => [q.sql, q])).values()]
-      for (const q of distinct) {
-        const select = /^\s*select/i.test(q.sql)
-        let summary: string
-        try {
-          // the event's text is Postgres's ($1, $2, …); knex.raw takes ?, in order
-          const order: number[] = []
-          const text = q.sql.replace(/\$(\d+)/g, (_m, i) => (order.push(Number(i) - 1), "?"))
-          const [{ "QUERY PLAN": [plan] }] = await sql(`${BENCH_SQL} explain (${select ? "analyze, " : ""}format json) ${text}`, order.map((i) => q.bindings[i]))
-          summary = planSummary(plan.Plan, select)
-        } catch (e) {
-          summary = `not explained: ${(e as Error).message.slice(0, 120)}`
-        }
-        plans.push({ what, sql: q.sql.replace(/\s+/g, " ").slice(0, 200), plan: summary })
-      }
+      const seen = captured
+      captured = undefined
+      plans.push(...(await explainAll(what, seen)))
     }
     return { tick, attention, plans }
   },
@@ -271,11 +299,26 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
    * wall milliseconds, this process's CPU milliseconds, SQL statements sent; and per side, each statement (literals
    * blanked) with how many times it was sent per item, on average.
    */
+  /** Starts recording the statements on the plugin's tables this process sends (the callback route's, for growth). */
+  async captureSql() {
+    captured = []
+    knex().on("query", capture)
+    return true
+  },
+  /** Stops recording and explains what was recorded (explainAll). */
+  async explainCaptured(args: { what: string }) {
+    knex().removeListener("query", capture)
+    const seen = captured ?? []
+    captured = undefined
+    return explainAll(args.what, seen)
+  },
   async paymentCost(args: { pairs: Array<{ callbackId: string; sessionId: string; amount: number }> }) {
     const k = knex()
     let texts: Map<string, number> | undefined
     let count = 0
+    let lastQuery = 0
     const listen = (q: { sql: string }) => {
+      lastQuery = Date.now()
       count++
       const key = q.sql.replace(/'[^']*'/g, "?").replace(/\s+/g, " ").slice(0, 160)
       texts?.set(key, (texts.get(key) ?? 0) + 1)
@@ -297,8 +340,14 @@ const commands: Record<string, (args: any) => Promise<unknown>> = {
     try {
       for (const p of args.pairs) {
         // each side's events (order.placed, …) go to this process's subscribers right after it: let them run before
-        // the next item is timed, so neither side's window holds the other's aftermath
-        const settle = () => new Promise((r) => setTimeout(r, 250))
+        // the next item is timed, so neither side's window holds the other's aftermath. Until 250 ms pass with no
+        // statement (at most 5 s): a fixed 250 ms let the subscribers' reads of a loaded machine (customer, order,
+        // payment collection) into the next item's count, a few statements per callback on either side.
+        const settle = async () => {
+          const started = Date.now()
+          do await new Promise((r) => setTimeout(r, 50))
+          while (Date.now() - Math.max(lastQuery, started) < 250 && Date.now() - started < 5_000)
+        }
         await settle()
         ours.push(await time(() => processCallbacks(app.container, [p.callbackId]), statements.ours))
         await settle()

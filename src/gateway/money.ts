@@ -16,6 +16,8 @@ const DECIMAL = /^(\d+)(?:\.(\d+))?$/
 
 /** ISO 4217 minor-unit exponent of `currency` (case-insensitive). Unknown codes → GatewayInputError("currency"). */
 export function currencyExponent(currency: string): number {
+  const known = typeof currency === "string" ? exponentOf.get(currency) : undefined
+  if (known !== undefined) return known
   const code = typeof currency === "string" ? currency.trim().toUpperCase() : ""
   const entry = /^[A-Z]{3}$/.test(code) ? isoCurrency(code) : undefined
   if (!entry || typeof entry.digits !== "number") {
@@ -23,8 +25,16 @@ export function currencyExponent(currency: string): number {
       field: "currency",
     })
   }
+  if (exponentOf.size < 512) exponentOf.set(currency, entry.digits)
   return entry.digits
 }
+
+/**
+ * Exponents already looked up, by the currency text as given ("EUR", "eur", " EUR "): `currency-codes` finds a code
+ * by a linear search of its table, several times per gateway call (the amount's checks, the control sum, the
+ * reply's amount; bench "provider authorize"). Only known codes are kept, at most 512 spellings.
+ */
+const exponentOf = new Map<string, number>()
 
 function parseAmount(amount: string, currency: string): { minor: bigint; exponent: number } {
   const exponent = currencyExponent(currency)

@@ -7,7 +7,7 @@
  * later (headers or body timeout, reset, closed socket, a broken reply) is true: the gateway may have acted on
  * the request, so a money-moving request must be followed by STATUS, never re-sent.
  */
-import { Pool } from "undici"
+import { Client, errors } from "undici"
 import { GatewayTransportError } from "./errors"
 import type { RawReply } from "./response"
 
@@ -90,61 +90,82 @@ function transportError(error: unknown, context: { operation: string; secrets: r
   )
 }
 
+/**
+ * Connections as undici Clients (one keep-alive connection each, pipelining 1), kept here rather than in an undici
+ * Pool: a request goes to a connection with none of this transport's requests in flight, the most recently freed
+ * first (sequential calls keep one connection), or to a new one when all are busy (requests made at once go side by
+ * side, as a Pool without a limit sends them). A connection is free again the moment its reply ends. A Pool marks it
+ * free only one event-loop turn later (undici hands the connection back in a setImmediate, client-h1
+ * onMessageComplete), so a request made at once found every connection busy and opened another; this transport used
+ * to hold such a request for that turn, and undici's check of the idle socket (a setImmediate scheduled when the
+ * request reaches the connection, GHSA-35p6-xmwp-9g52) then took a second turn. Dispatched at once to its Client, the
+ * request waits in that Client's queue, and undici's hand-back and idle-socket check run in the same turn, as for any
+ * undici Client (bench "gateway call": its floor is one).
+ */
 export class HttpTransport {
-  private readonly pool: Pool
+  private readonly origin: string
   private readonly basePath: string
-  /** Replies whose connection undici has not yet handed back to the pool (one event-loop turn each). */
-  private handingBack = 0
-  /** Requests waiting for those turns before they are dispatched. */
-  private waiting: Array<() => void> = []
-  private readonly handedBack = (): void => {
-    if (--this.handingBack > 0) return
-    const waiting = this.waiting
-    this.waiting = []
-    for (const go of waiting) go()
-  }
+  private readonly options: Client.Options
+  /** Every connection opened and not closed. */
+  private readonly clients = new Set<Client>()
+  /** Connections with none of our requests in flight, the most recently freed last. */
+  private readonly idle: Client[] = []
+  private closing = false
 
   constructor(baseUrl: string, timeouts: TransportTimeouts) {
     const url = new URL(baseUrl)
+    this.origin = url.origin
     this.basePath = url.pathname.replace(/\/+$/, "")
-    this.pool = new Pool(url.origin, {
+    this.options = {
       connect: { timeout: timeouts.connectMs },
       headersTimeout: timeouts.headersMs,
       bodyTimeout: timeouts.bodyMs,
       keepAliveTimeout: 4_000,
       pipelining: 1,
-    })
+    }
+  }
+
+  /** A connection with nothing of ours in flight: the last one freed, or a new one. */
+  private acquire(): Client {
+    const free = this.idle.pop()
+    if (free) return free
+    const client = new Client(this.origin, this.options)
+    this.clients.add(client)
+    return client
+  }
+
+  private release(client: Client): void {
+    if (this.closing || client.destroyed || client.closed) this.clients.delete(client)
+    else this.idle.push(client)
   }
 
   /**
    * POSTs `body` to basePath + `path`. Resolves with any HTTP status; rejects with GatewayTransportError.
    *
-   * undici hands a connection back to the pool one event-loop turn after its reply ends (client-h1 onMessageComplete,
-   * pipelining 1); a request dispatched before that turn finds every connection busy and opens another. The reply is
-   * answered at once, and a request made while a connection is still being handed back waits for that turn, so
-   * sequential calls keep one connection. (Waiting the turn before answering, as this did before, cost every call
-   * about 4 % of a loopback STATUS: bench "gateway call".) Requests made while others are in flight go at once.
-   */
-  post(path: string, headers: Record<string, string>, body: string, context: { operation: string; secrets: readonly string[] }): Promise<RawReply> {
-    if (this.handingBack === 0) return this.send(path, headers, body, context)
-    return new Promise<void>((go) => this.waiting.push(go)).then(() => this.send(path, headers, body, context))
-  }
-
-  /**
-   * One request through undici's dispatch API, the reply collected as bytes, in one promise. `pool.request()` would
+   * One request through undici's dispatch API, the reply collected as bytes, in one promise. `request()` would
    * wrap the reply in a Readable stream that is only ever read whole; building and draining that stream cost about as
    * much as the rest of a STATUS call's own work (bench: "gateway call"), and an async wrapper around the dispatch
-   * cost another promise and await per call. Timeouts and errors are the pool's, as with request().
+   * cost another promise and await per call. Timeouts and errors are the Client's, as with request().
    */
-  private send(path: string, headers: Record<string, string>, body: string, context: { operation: string; secrets: readonly string[] }): Promise<RawReply> {
+  post(path: string, headers: Record<string, string>, body: string, context: { operation: string; secrets: readonly string[] }): Promise<RawReply> {
     return new Promise<RawReply>((resolve, reject) => {
-      const fail = (error: unknown) => reject(transportError(error, context))
-      const handedBack = this.handedBack
+      if (this.closing) {
+        reject(transportError(new errors.ClientClosedError(), context))
+        return
+      }
+      const client = this.acquire()
+      let settled = false
+      const fail = (error: unknown) => {
+        if (settled) return
+        settled = true
+        this.release(client)
+        reject(transportError(error, context))
+      }
       let status = 0
       let size = 0
       const chunks: Buffer[] = []
       try {
-        this.pool.dispatch({ method: "POST", path: this.basePath + path, headers, body }, {
+        client.dispatch({ method: "POST", path: this.basePath + path, headers, body }, {
           onRequestStart() {},
           onResponseStart(_controller, statusCode) {
             status = statusCode
@@ -155,10 +176,9 @@ export class HttpTransport {
             else chunks.push(chunk)
           },
           onResponseEnd: () => {
-            // undici schedules its hand-back (a setImmediate) after this handler returns; the microtask runs once
-            // it has, so this setImmediate comes after undici's.
-            this.handingBack++
-            queueMicrotask(() => setImmediate(handedBack))
+            if (settled) return
+            settled = true
+            this.release(client)
             resolve({ status, body: utf8(chunks) })
           },
           onResponseError(_controller, error) {
@@ -172,6 +192,10 @@ export class HttpTransport {
   }
 
   async close(): Promise<void> {
-    await this.pool.close()
+    this.closing = true
+    this.idle.length = 0
+    const clients = [...this.clients]
+    this.clients.clear()
+    await Promise.all(clients.map((c) => c.close()))
   }
 }

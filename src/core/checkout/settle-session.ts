@@ -5,22 +5,22 @@
  * `authorizePayment`, which asks the gateway STATUS for the session's order and maps it (status-map.ts). The payment
  * module then persists the answer, through its public API:
  * - authorized / captured → a Payment is created (a captured sale also gets its Capture, without a second gateway
- *   call); then Medusa's `processPaymentWorkflow` completes the cart, so the order exists even when the shopper never
- *   comes back;
+ *   call); then the cart is completed as Medusa's `processPaymentWorkflow` completes it (completeCart below), so the
+ *   order exists even when the shopper never comes back;
  * - error / canceled      → the session keeps that status and the provider's `data.error` (the gateway's reason);
  *   the module throws NOT_ALLOWED, which here is an answer, not a failure;
  * - pending / requires_more / pending_authorization → not final yet: reconciliation keeps asking.
  *
  * The authorize call runs under the cart's lock (same key as completeCartWorkflow / processPaymentWorkflow), because a
  * concurrent cart completion authorizing the same session would create a second Payment and make the module void the
- * transaction at the gateway. processPaymentWorkflow is started after the lock is released (it takes it itself).
- * We pass it the action `authorized` even for a captured sale: the Payment and its Capture already exist, so the
- * `captured` branch would only run capturePaymentWorkflow again for nothing; completeCartWorkflow puts the capture on
- * the new order itself (the integration spec checks paid_total and one order transaction).
+ * transaction at the gateway. The cart is completed after the lock is released, as processPaymentWorkflow completes it
+ * (action `authorized`, even for a captured sale: the Payment and its Capture already exist, and completeCartWorkflow
+ * puts the capture on the new order itself; the integration spec checks paid_total and one order transaction).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError, Modules, PaymentActions } from "@medusajs/framework/utils"
-import { processPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
+import { scrub } from "../../gateway/scrub"
 import { paymentLinks, type PaymentLinks } from "../callbacks/processing-reads"
 import { findSession, type SessionInfo } from "../callbacks/verify"
 import { reflectRebillSettlement } from "../saved-cards/rebill-outcome"
@@ -56,6 +56,26 @@ type Links = PaymentLinks
 /** The session's Payment, its cart and the cart's order: one statement (core/callbacks/processing-reads.ts). */
 const links = (container: MedusaContainer, sessionId: string, paymentCollectionId: string): Promise<Links> =>
   paymentLinks(container, sessionId, paymentCollectionId)
+
+/**
+ * The cart completed into an order, as Medusa's processPaymentWorkflow (action authorized) completes it once the
+ * session's Payment exists and the cart has no order: its completeCartAfterPaymentStep runs completeCartWorkflow through
+ * the workflow engine, after it has released the cart's lock, and a failure does not fail the payment
+ * (continueOnPermanentFailure). Called here directly, its four reads of what the caller already holds (the Payment, the
+ * session, the cart link, the order link) and a read of the links afterwards are saved: completeCartWorkflow answers
+ * with the order's id (bench "callback → Payment", SQL statements per callback). Undefined when the cart could not be
+ * completed (a warning says why; the caller keeps the callback failed and the session watched).
+ */
+async function completeCart(container: MedusaContainer, cartId: string): Promise<string | undefined> {
+  try {
+    const { result } = await container.resolve(Modules.WORKFLOW_ENGINE).run(completeCartWorkflowId, { input: { id: cartId } })
+    return (result as { id?: string } | undefined)?.id
+  } catch (e) {
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+    logger.warn(`PaynetEasy: cart ${cartId} is paid but could not be completed into an order: ${scrub(e instanceof Error ? e.message : String(e)).slice(0, 300)}`)
+    return undefined
+  }
+}
 
 /**
  * Confirms the session's outcome with the gateway (through the provider) and makes Medusa reflect it. Idempotent.
@@ -137,10 +157,8 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
   }
 
   if (l.cartId && !l.orderId) {
-    await processPaymentWorkflow(container).run({
-      input: { action: PaymentActions.AUTHORIZED, data: { session_id: session.id, amount: session.amount as number } },
-    })
-    l = await links(container, session.id, session.payment_collection_id)
+    const orderId = await completeCart(container, l.cartId)
+    if (orderId) l = { ...l, orderId }
     if (!l.orderId) {
       return {
         outcome: "authorized",

@@ -52,6 +52,19 @@ describe("parseGatewayBody", () => {
     expect(String(JSON.parse('{"id":12345678901234567890}').id)).not.toBe("12345678901234567890")
   })
 
+  it("reads a reply with no number the same whether or not it is scanned for long literals", () => {
+    const body = '{"type":"status-response","status":"approved","serial-number":"00000000-0000-0000-0000-000000000001","paynet-order-id":"12345678901234567890","list":["1",{"a":"2"}]}'
+    expect(parseGatewayBody(body)).toEqual(JSON.parse(quoteLongNumbers(body)))
+    expect(parseGatewayBody(body)["paynet-order-id"]).toBe("12345678901234567890")
+  })
+
+  it("keeps long literals exact wherever a number stands: nested, in arrays, or one JSON.parse alone refuses", () => {
+    expect(parseGatewayBody('{"type":"x","nested":{"id":12345678901234567890}}').nested).toEqual({ id: "12345678901234567890" })
+    expect(parseGatewayBody('{"type":"x","ids":["a",98765432109876543210]}').ids).toEqual(["a", "98765432109876543210"])
+    // a leading zero makes the text invalid JSON until the literal is quoted, as it was before
+    expect(parseGatewayBody('{"type":"x","id":0123456789012345678}').id).toBe("0123456789012345678")
+  })
+
   it("leaves short numbers, exponents and strings alone", () => {
     expect(quoteLongNumbers('{"a":123456789012345,"b":1e25,"c":"9999999999999999999"}')).toBe(
       '{"a":123456789012345,"b":1e25,"c":"9999999999999999999"}',

@@ -84,7 +84,8 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const data = readData(withoutTransient(input.data))
     if (savedCard.isSavedCardSession(data)) return await savedCard.chargeSavedCard(this.ctx(), data, { newAttempt: false })
-    return await this.getPaymentStatus(input)
+    // the data read once: getPaymentStatus would parse it again (bench "provider authorize")
+    return savedCard.notChargedYet(data) ?? (await checkStatus(this.ctx(), data))
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
