@@ -181,7 +181,8 @@ async function main() {
   }
   await new Promise((resolve, reject) => server.listen(sock, resolve).once("error", reject))
   touch()
-  process.stderr.write(`[session] ready on ${sock}: npm run test:attach -- <spec file> [-t <pattern>]   (Ctrl-C to stop)\n`)
+  const cpu = process.cpuUsage()
+  process.stderr.write(`[session] ready on ${sock} after ${(process.uptime()).toFixed(1)} s (${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU): npm run test:attach -- <spec file> [-t <pattern>]   (Ctrl-C to stop)\n`)
 }
 
 /** Copies what this process writes to stdout/stderr (Jest's report, the spec's console) to `write` until restored. */
