@@ -55,6 +55,9 @@ function createSession() {
         // The database as the boot left it: each spec file run starts from a copy of it (app-group.ts).
         group.pristine = `${options.dbConfig.dbName}-pristine`
         await options.dbUtils.snapshot({ templateName: group.pristine })
+        // The runner's own snapshot too (a spec file attaching replaces it with its own): a run whose spec file calls
+        // no runner still restores before each test to a database that exists.
+        await options.dbUtils.snapshot()
         state.boots += 1
         const used = process.cpuUsage(cpu)
         process.stderr.write(`[session] app booted in ${((performance.now() - wall) / 1000).toFixed(1)} s (${((used.user + used.system) / 1e6).toFixed(1)} s CPU), database ${options.dbConfig.dbName}\n`)

@@ -47,7 +47,9 @@ async function sessionRunner(globalConfig, config, environment, runtime, testPat
 function freshLoad(runtime, files) {
   for (const file of files) {
     runtime._moduleRegistry.delete(file)
+    // Both of the runtime's file caches (the transform's own cache is keyed by the file's mtime).
     runtime._cacheFS.delete(file)
+    runtime._cacheFSBuffer.delete(file)
   }
   // jest-circus, expect and the snapshot state: a fresh describe tree and fresh globals for this run.
   runtime._internalModuleRegistry.clear()
