@@ -10,6 +10,7 @@
  * expect) are evicted from that registry so they load afresh; everything else (the app, Medusa, src/) stays loaded.
  * Plain JS: Jest loads it in its own process (the session's), once.
  */
+const { Console } = require("node:console")
 const fs = require("node:fs")
 const path = require("node:path")
 const jestAdapter = require("jest-circus/runner")
@@ -40,7 +41,12 @@ async function sessionRunner(globalConfig, config, environment, runtime, testPat
   }
   // jest.setTimeout() of an earlier spec must not carry over.
   delete kept.environment.global[Symbol.for("TEST_TIMEOUT_SYMBOL")]
-  return jestAdapter(globalConfig, config, kept.environment, kept.runtime, testPath, sendMessageToJest)
+  try {
+    return await jestAdapter(globalConfig, config, kept.environment, kept.runtime, testPath, sendMessageToJest)
+  } finally {
+    // Jest freezes this run's console once it ends; what the app logs between runs (its jobs) goes to the session's stderr.
+    kept.environment.global.console = new Console({ stdout: process.stderr, stderr: process.stderr })
+  }
 }
 
 /** Drops `files` and jest-circus's modules from the kept registry, so they are read, transformed and run again. */
