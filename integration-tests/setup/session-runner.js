@@ -18,7 +18,7 @@ const jestAdapter = require("jest-circus/runner")
 const REPO_ROOT = path.join(__dirname, "..", "..")
 const SESSION_KEY = "__PNE_TEST_SESSION__"
 
-/** @type {{ environment: any, runtime: any, teardown: { environment: Function, runtime: Function }, bootedAt: number } | undefined} */
+/** @type {{ environment: any, runtime: any, teardown: { environment: Function, runtime: Function }, bootedAt: number, run: number } | undefined} */
 let kept
 
 async function sessionRunner(globalConfig, config, environment, runtime, testPath, sendMessageToJest) {
@@ -28,13 +28,15 @@ async function sessionRunner(globalConfig, config, environment, runtime, testPat
       runtime,
       teardown: { environment: environment.teardown.bind(environment), runtime: runtime.teardown.bind(runtime) },
       bootedAt: Date.now(),
+      run: 0,
     }
     // runTest tears the pair down after this file; the session keeps it until closeSession().
     environment.teardown = async () => undefined
     runtime.teardown = () => undefined
   } else {
-    // This run's console (its output goes to this run's report), on the kept global.
-    kept.environment.global.console = environment.global.console
+    // The kept global's console stays the first run's object (the app's logger bound its methods at the boot); what
+    // it prints goes to this run's console, so it lands in this run's report.
+    pointConsole(kept, environment.global.console)
     const fresh = [...config.setupFilesAfterEnv, testPath]
     freshLoad(kept.runtime, fresh)
     warnIfStale(kept, fresh)
@@ -44,9 +46,23 @@ async function sessionRunner(globalConfig, config, environment, runtime, testPat
   try {
     return await jestAdapter(globalConfig, config, kept.environment, kept.runtime, testPath, sendMessageToJest)
   } finally {
-    // Jest freezes this run's console once it ends; what the app logs between runs (its jobs) goes to the session's stderr.
-    kept.environment.global.console = new Console({ stdout: process.stderr, stderr: process.stderr })
+    // Between runs what the app logs (its jobs) goes to the session's stderr. After Jest froze this run's console
+    // (right after this returns, which for the first run is the kept console itself): hence setImmediate.
+    const run = ++kept.run
+    setImmediate(() => {
+      if (kept && kept.run === run) pointConsole(kept, IDLE_CONSOLE)
+    })
   }
+}
+
+const IDLE_CONSOLE = new Console({ stdout: process.stderr, stderr: process.stderr })
+
+/** Sends what the kept console prints (Jest's consoles print through _log, and _logError in verbose mode) to `target`. */
+function pointConsole(state, target) {
+  const keptConsole = state.environment.global.console
+  const print = (type, message) => (typeof target._log === "function" ? target._log(type, message) : target.log(message))
+  keptConsole._log = print
+  if (typeof keptConsole._logError === "function") keptConsole._logError = (type, message) => (typeof target._logError === "function" ? target._logError(type, message) : target.error(message))
 }
 
 /** Drops `files` and jest-circus's modules from the kept registry, so they are read, transformed and run again. */
