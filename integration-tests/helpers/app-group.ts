@@ -101,7 +101,7 @@ export function attachToGroup(group: AppGroup, options: RunnerOptions) {
   })
 }
 
-async function dropDatabase(name: string) {
+export async function dropDatabase(name: string) {
   const { Client } = require("pg")
   const client = new Client({
     host: process.env.DB_HOST || "localhost",
