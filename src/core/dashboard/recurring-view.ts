@@ -13,13 +13,16 @@ export type RecurringRefs = { displayIds: Map<string, number>; emails: Map<strin
 
 const NO_REFS: RecurringRefs = { displayIds: new Map(), emails: new Map() }
 
+/** `cancelled_by` is the acting admin as the routes record it, `user:<user id>` (api/admin/payneteasy/payouts/http.ts actorOf). */
+const userIdOf = (actor: string | null | undefined) => (actor ? actor.replace(/^user:/, "") : null)
+
 /** The orders' display ids and the cancelling admins' e-mails, two reads for the whole list. */
 export async function recurringRefs(container: MedusaContainer, rows: RecurringPaymentRow[], charges: RecurringChargeRow[]): Promise<RecurringRefs> {
   const orderIds = [...new Set([...rows.map((r) => r.order_id), ...charges.map((c) => c.renewal_order_id)].filter((x): x is string => !!x))]
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const [orders, emails] = await Promise.all([
     orderIds.length ? query.graph({ entity: "order", fields: ["id", "display_id"], filters: { id: orderIds } }) : Promise.resolve({ data: [] }),
-    userEmails(container, rows.map((r) => r.cancelled_by)),
+    userEmails(container, rows.map((r) => userIdOf(r.cancelled_by))),
   ])
   const displayIds = new Map<string, number>()
   for (const o of orders.data as Array<{ id: string; display_id?: number | null }>) if (o.display_id != null) displayIds.set(o.id, o.display_id)
@@ -44,7 +47,7 @@ export function recurringPaymentView(r: RecurringPaymentRow, charges: RecurringC
     /** whether "Retry the charge" can charge a card (past due, and the gateway holds the subscription's card reference) */
     can_retry_charge: r.status === "past_due" && !!r.card_ref_id && !!r.provider_id,
     created_at: r.created_at, cancelled_at: r.cancelled_at, cancelled_by: r.cancelled_by,
-    cancelled_by_email: r.cancelled_by ? refs.emails.get(r.cancelled_by.replace(/^user:/, "")) ?? null : null,
+    cancelled_by_email: r.cancelled_by ? refs.emails.get(userIdOf(r.cancelled_by)!) ?? null : null,
     gateway_cancel: r.gateway_cancel, gateway_cancel_reason: r.gateway_cancel_reason,
     charges: charges.filter((c) => c.recurring_payment_row_id === r.id).map((c) => chargeView(c, refs)),
   }
