@@ -341,7 +341,10 @@ it("Retry the charge: a declined renewal is past due in Attention; the retry ask
   // confirmed: charged once, a toast in words, the subscription active, the item gone
   await row.getByTestId("payneteasy-attention-retry-charge").click()
   await page.getByRole("button", { name: `Charge ${amount}`, exact: true }).click()
-  await page.getByText(`Charged ${amount} to ${card}`).waitFor({ timeout: 60_000 })
+  // the toast (sonner's, Medusa's Toaster) says what happened; its text is in the failure message if it says otherwise
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: amount }).first()
+  await toast.waitFor({ timeout: 90_000 })
+  expect(await toast.textContent()).toContain(`Charged ${amount} to ${card}`)
   await row.waitFor({ state: "detached", timeout: 60_000 })
   const [active] = await recurringOf(orderId)
   expect(active.status).toBe("active")
