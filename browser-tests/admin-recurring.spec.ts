@@ -7,10 +7,14 @@
  * renewals run from the sandbox their two renewal orders, linked; it is cancelled after a confirmation that says what
  * cancelling does at PaynetEasy, and the widget shows it stopped at the gateway; the customer's page lists the
  * subscription. One whose set-up failed for good is set up again with Retry set-up once the gateway answers. A guest's order shows why none was made.
+ * Orders are "#N" links, the card is the dashboard's one masking, the admin who cancelled is named by e-mail (issue 35).
+ * A declined renewal is past due in Attention; "Retry the charge" asks first (amount, currency, card) and, approved,
+ * the subscription is active again — from the attention item and from the order page's subscription card.
  */
 import { customerHostedOrder, registerCustomer } from "../integration-tests/helpers/store"
 import { DEFAULT_PROVIDERS, rsaKeyPair, TEST_CARD, useAdminApp } from "./helpers/admin-app"
 import { waitFor } from "../integration-tests/helpers/inspect"
+import { formatCard, formatMoney } from "../src/admin/lib/formatters"
 
 jest.setTimeout(180_000)
 
@@ -134,7 +138,11 @@ it("order page: the recurring payment made from the order and its two renewal or
   await expect(widget.getByRole("heading", { level: 3 }).textContent()).resolves.toBe(`${rp.amount} EUR every month`)
   await widget.getByTestId("payneteasy-recurring-charge").nth(1).waitFor()
   expect(await widget.getByTestId("payneteasy-recurring-charge").count()).toBe(2)
-  expect((await widget.getByTestId("payneteasy-renewal-order").allTextContents()).sort()).toEqual([...renewalIds].sort())
+  // orders in the owner's words: "#N" (the display id), never order_…; the card in the dashboard's one masking
+  const displayIds = await Promise.all(renewalIds.map(async (id: string) => (await api.get(`/admin/orders/${id}?fields=id,display_id`)).data.order.display_id))
+  expect((await widget.getByTestId("payneteasy-renewal-order").allTextContents()).sort()).toEqual(displayIds.map((d) => `#${d}`).sort())
+  await expect(widget.getByTestId("payneteasy-recurring-card").textContent()).resolves.toBe(formatCard(rp.card.brand, rp.card.last4))
+  expect(await widget.getByTestId("payneteasy-recurring-card").textContent()).toMatch(/^[A-Z][a-z]+ •••• 1111$/)
   // a tidy key/value grid: two fields per row, side by side (not one stacked column)
   const gatewayBox = await widget.getByTestId("payneteasy-recurring-gateway-id").boundingBox()
   const cardBox = await widget.getByTestId("payneteasy-recurring-card").boundingBox()
@@ -167,6 +175,10 @@ it("order page: the recurring payment made from the order and its two renewal or
   expect(await widget.getByTestId("payneteasy-recurring-gateway-stop").getAttribute("data-stopped")).toBe("true")
   expect(await widget.getByTestId("payneteasy-recurring-gateway-stop").textContent()).toContain("Stopped at the gateway")
   expect(await widget.getByTestId("payneteasy-recurring-cancel").count()).toBe(0)
+  // who cancelled it: the admin's e-mail, not a user id
+  const cancelledBy = (await widget.getByTestId("payneteasy-recurring-cancelled").textContent()) ?? ""
+  expect(cancelledBy).toContain(`by ${app().admin.email}`)
+  expect(cancelledBy).not.toMatch(/user_/)
 
   await app().gotoAdmin(`/customers/${customerId}`)
   const subs = page.getByTestId("payneteasy-customer-subscriptions")
@@ -178,8 +190,12 @@ it("order page: the recurring payment made from the order and its two renewal or
   expect(text).toContain("Cancelled")
   expect(await row.first().locator('[data-status="cancelled"]').count()).toBe(1)
   expect(text).toContain("2 approved / 2")
-  expect(text).toContain(orderId)
+  const display = (await api.get(`/admin/orders/${orderId}?fields=id,display_id`)).data.order.display_id
+  await expect(row.first().getByTestId("payneteasy-subscription-order").textContent()).resolves.toBe(`#${display}`)
+  expect(text).not.toContain(orderId)
   await app().screenshot("customer-subscriptions", subs)
+  await row.first().getByTestId("payneteasy-subscription-order").click()
+  await page.waitForURL((u) => u.pathname.endsWith(`/orders/${orderId}`))
   expect(app().pageErrors).toEqual([])
 })
 
@@ -265,7 +281,7 @@ it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Atten
   const text = (await row.textContent()) ?? ""
   expect(text).toMatch(/Subscription past due: the renewal of \d+\.\d{2} EUR was declined/)
   expect(text).toMatch(/insufficient funds/)
-  expect(text).toMatch(/Ask the customer to pay or to use another card/)
+  expect(text).toMatch(/ask the customer to pay or to use another card/i)
   await app().screenshot("attention-past-due", row)
 
   // Retry: the gateway answers now, so the set-up is made (once) and the item leaves the list; the count follows
@@ -290,5 +306,69 @@ it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Atten
   await page.getByRole("option", { name: "Handled" }).click()
   const handledRow = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${pastDue.id}"]`)
   await expect(handledRow.getByTestId("payneteasy-attention-handled").textContent()).resolves.toContain("Phoned the customer; new card next week")
+  expect(app().pageErrors).toEqual([])
+})
+
+it("Retry the charge: a declined renewal is past due in Attention; the retry asks first (amount, currency, card), sends nothing when declined, and after it the subscription is active; the order page's card offers it too", async () => {
+  const { api, page, sandbox } = app()
+  if (!(await productMetadata()).payneteasy_recurring) {
+    await api.post(`/admin/products/${app().store.productId}`, { metadata: { payneteasy_recurring: { period: "month", interval: 1 } } })
+  }
+  const { orderId } = await customerBuysSubscription()
+  const rp = await waitFor("the recurring payment", async () => (await recurringOf(orderId)).find((r) => r.status === "active"), 60_000)
+  sandbox.control.runRecurringCharge(rp.recurring_payment_id, "declined")
+  await waitFor("the subscription to be past due", async () => (await recurringOf(orderId))[0].status === "past_due", 60_000)
+  const item = ((await api.get("/admin/payneteasy/attention?limit=100")).data.items as any[]).find((i) => i.kind === "renewal_declined" && i.order_id === orderId)
+  expect(item.retry_charge).toMatchObject({ amount: rp.amount, currency: "EUR", card: { last4: "1111" } })
+  const rebills = () => sandbox.control.requests().REBILL ?? 0
+  const before = rebills()
+  const amount = formatMoney(rp.amount, "EUR", "en")
+  const card = formatCard(rp.card.brand, rp.card.last4)
+
+  await app().gotoAdmin("/payneteasy")
+  const row = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${item.id}"]`)
+  await row.waitFor()
+  await expect(row.getByTestId("payneteasy-attention-kind").textContent()).resolves.toBe("Past due")
+  // it asks before sending, naming the amount with its currency and the card; "Not now" sends nothing
+  await row.getByTestId("payneteasy-attention-retry-charge").click()
+  const dialog = page.getByRole("alertdialog")
+  await expect(dialog.textContent()).resolves.toContain(`${amount} will be charged now to ${card}`)
+  await app().screenshot("retry-charge-confirm", dialog)
+  await page.getByRole("button", { name: "Not now", exact: true }).click()
+  await dialog.waitFor({ state: "detached" })
+  expect(rebills()).toBe(before)
+  expect((await recurringOf(orderId))[0].status).toBe("past_due")
+  // confirmed: charged once, a toast in words, the subscription active, the item gone
+  await row.getByTestId("payneteasy-attention-retry-charge").click()
+  await page.getByRole("button", { name: `Charge ${amount}`, exact: true }).click()
+  // the toast (sonner's, Medusa's Toaster) says what happened; its text is in the failure message if it says otherwise
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: amount }).first()
+  await toast.waitFor({ timeout: 90_000 })
+  expect(await toast.textContent()).toContain(`Charged ${amount} to ${card}`)
+  await row.waitFor({ state: "detached", timeout: 60_000 })
+  const [active] = await recurringOf(orderId)
+  expect(active.status).toBe("active")
+  expect(active.charges.filter((c: any) => c.renewal_order_id)).toHaveLength(1)
+  expect(rebills() - before).toBe(1)
+
+  // declined again: the order page's subscription card offers the same retry, with the same confirmation
+  sandbox.control.runRecurringCharge(rp.recurring_payment_id, "declined")
+  await waitFor("past due again", async () => (await recurringOf(orderId))[0].status === "past_due", 60_000)
+  await app().gotoAdmin(`/orders/${orderId}`)
+  const widget = page.getByTestId("payneteasy-order-recurring")
+  await widget.waitFor()
+  await expect(statusOf(widget)).resolves.toEqual(["past_due", "Past due"])
+  await widget.getByTestId("payneteasy-retry-charge").click()
+  await expect(page.getByRole("alertdialog").textContent()).resolves.toContain(`${amount} will be charged now to ${card}`)
+  await page.getByRole("button", { name: `Charge ${amount}`, exact: true }).click()
+  await waitFor("the widget to show it active", async () => (await statusOf(widget)).join() === "active,Active", 60_000)
+  expect(await widget.getByTestId("payneteasy-retry-charge").count()).toBe(0)
+  expect(rebills() - before).toBe(2)
+  // the retried renewal's order is a "#N" link like every renewal
+  const renewals = (await recurringOf(orderId))[0].charges.filter((c: any) => c.renewal_order_id)
+  expect(renewals).toHaveLength(2)
+  const links = await widget.getByTestId("payneteasy-renewal-order").allTextContents()
+  expect(links.every((l) => /^#\d+$/.test(l))).toBe(true)
+  await app().screenshot("retry-charge-order", widget)
   expect(app().pageErrors).toEqual([])
 })

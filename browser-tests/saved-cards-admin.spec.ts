@@ -1,7 +1,7 @@
 /**
  * Saved cards in the dashboard, in a real Chromium against the BUILT plugin (helpers/admin-app.ts) and the sandbox over
  * HTTP: a logged-in customer pays with `save_card`; the customer page's widget lists the card masked (where it came
- * from); after an order edit the order page offers "Charge saved card" with the outstanding amount, and charging it
+ * from: the order as a "#N" link); after an order edit the order page offers "Charge saved card" with the outstanding amount, and charging it
  * (with the confirmation) makes the order's outstanding amount zero — checked through Medusa's admin API and the
  * gateway's record.
  */
@@ -45,9 +45,14 @@ it("customer page: the saved-cards widget shows the card masked, from which orde
   const text = (await row.first().textContent()) ?? ""
   expect(text).toContain("•••• 1111") // the dashboard's one masking: brand •••• last four
   expect(text).toContain("12/2030")
-  expect(text).toContain(`order ${orderId}`)
+  // from which order, in the owner's words: "#N", a link to the order (never order_…)
+  const display = (await app().api.get(`/admin/orders/${orderId}?fields=id,display_id`)).data.order.display_id
+  await expect(row.first().getByTestId("payneteasy-card-source-order").textContent()).resolves.toBe(`order #${display}`)
+  expect(text).not.toContain(orderId)
   expect(text).not.toContain(TEST_CARD.number)
   await app().screenshot("customer-saved-cards", widget)
+  await row.first().getByTestId("payneteasy-card-source-order").click()
+  await page.waitForURL((u) => u.pathname.endsWith(`/orders/${orderId}`))
 })
 
 it("order page: Charge saved card charges the outstanding amount after confirmation; outstanding becomes zero", async () => {

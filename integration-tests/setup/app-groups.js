@@ -15,7 +15,7 @@ module.exports = {
     // positive control found the planted probe copied into payment.data; a renewal race saw no rebill), alone it passed.
     "shared-app-b": ["integration-tests/http/admin-rebill", "integration-tests/http/provider-hosted", "integration-tests/http/admin-payneteasy", "integration-tests/http/callback-reconcile"],
     // booted with the v4 registration (runSpecFilesOnOneApp(…, { v4: true })): its members call useV4Registration()
-    "v4-app": ["integration-tests/http/recurring", "integration-tests/http/saved-cards-v4"],
+    "v4-app": ["integration-tests/http/recurring", "integration-tests/http/recurring-retry-charge", "integration-tests/http/saved-cards-v4"],
   },
   // None yet: a group of auth-sweep, fuzzing and storms-and-races was tried and could not be run to the end on the
   // shared machine before the deadline (fuzzing and the storm exceeded their timeouts at load 15-20), so each runs alone.

@@ -24,6 +24,7 @@ import {
   AdminPaynetEasyCallbacksQuery,
   AdminPaynetEasyDoctorBody,
   AdminPaynetEasyHandledBody,
+  AdminPaynetEasyRetryChargeBody,
 } from "./admin/payneteasy/_lib/validators"
 import { StorePaynetEasyAddCardBody } from "./store/payneteasy/cards/validators"
 import { AdminPaynetEasyRebillBody } from "./admin/payneteasy/_lib/saved-card-validators"
@@ -66,6 +67,11 @@ export default defineMiddlewares({
     { matcher: "/store/payneteasy/cards*", middlewares: [customerAuth] },
     { matcher: "/store/payneteasy/cards", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyAddCardBody)] },
     { matcher: "/admin/payneteasy/orders/:id/rebill", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyRebillBody)] },
+    {
+      matcher: "/admin/payneteasy/recurring-payments/:id/retry-charge",
+      methods: ["POST"],
+      middlewares: [validateAndTransformBody(AdminPaynetEasyRetryChargeBody)],
+    },
     // Payouts: small JSON bodies (admin authentication comes from the /admin/payneteasy* entry above).
     { matcher: "/admin/payneteasy/payouts*", bodyParser: { sizeLimit: "16kb" } },
   ],

@@ -1,6 +1,7 @@
 /**
  * The PaynetEasy page's "Attention" tab, the owner's inbox: items a person must act on, what to do, a link to the
- * order or payout, "Retry" where the gateway allows one, and "Mark handled" with an optional note (who/when/note).
+ * order or payout, "Retry" where the gateway allows one ("Retry the charge" of a past-due subscription, after a
+ * confirmation naming amount and card: retry-charge-button.tsx), and "Mark handled" with an optional note (who/when/note).
  */
 import { useState } from "react"
 import { Link } from "react-router-dom"
@@ -9,6 +10,7 @@ import { Alert, Badge, Button, Container, Heading, Input, Select, Table, Text, t
 import { errorText, useAttention, useMarkHandled, useRetryAttention } from "../lib/hooks"
 import type { AttentionItem } from "../lib/types"
 import { when } from "./format"
+import { RetryChargeButton } from "./retry-charge-button"
 
 const PAGE = 20
 const KIND_LABEL: Record<string, string> = {
@@ -123,6 +125,7 @@ export function AttentionList() {
               </Text>
             ) : (
               <div className="flex items-center gap-x-2">
+                {item.retry_charge && <RetryChargeButton target={item.retry_charge} testId="payneteasy-attention-retry-charge" />}
                 {item.retry && (
                   <Button
                     size="small"

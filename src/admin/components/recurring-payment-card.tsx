@@ -5,7 +5,9 @@
  * the schedule (update-recurring-payment, finish date today). A cancelled one says which it was: stopped at the
  * gateway, or cancelled here only, with the reason (the gateway refused, or the stop could not be confirmed).
  * One that needs attention can be set up again (Retry set-up) once a person has checked the gateway: a recurring
- * payment the gateway did make is found by STATUS and adopted, never made twice.
+ * payment the gateway did make is found by STATUS and adopted, never made twice. A past-due one whose card the gateway
+ * can charge has "Retry the charge" (retry-charge-button.tsx). Orders are "#18" links, the card is the dashboard's one
+ * masking, the admin who cancelled is named by e-mail (issue 35).
  */
 import { Button, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
 import { Link } from "react-router-dom"
@@ -14,6 +16,9 @@ import { useCancelRecurringPayment, useRetryRecurringSetUp, type RecurringPaymen
 import { describeSchedule } from "../lib/subscription-schedule"
 import { Field } from "./field"
 import { Status, when } from "./format"
+import { RetryChargeButton } from "./retry-charge-button"
+import { orderRef } from "../lib/formatters"
+import { useWords } from "../lib/use-words"
 
 const money = (amount: string | null | undefined, currency: string | null | undefined) =>
   amount ? `${amount} ${(currency ?? "").toUpperCase()}` : "—"
@@ -47,6 +52,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
   const cancel = useCancelRecurringPayment()
   const retry = useRetryRecurringSetUp()
   const prompt = usePrompt()
+  const words = useWords()
 
   const onRetry = () =>
     retry.mutate(rp.id, {
@@ -91,11 +97,16 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
       </div>
       <div className="grid grid-cols-2 gap-4">
         <Field label="Gateway recurring payment" value={rp.recurring_payment_id} testId="payneteasy-recurring-gateway-id" />
-        <Field label="Card" value={rp.card ? `${rp.card.brand ?? "Card"} •••• ${rp.card.last4}` : null} testId="payneteasy-recurring-card" mono={false} />
+        <Field label="Card" value={rp.card ? words.card(rp.card.brand, rp.card.last4) : null} testId="payneteasy-recurring-card" mono={false} />
         <Field label="Created" value={when(rp.created_at)} mono={false} />
         <Field label="Next charge" value={rp.status === "active" || rp.status === "past_due" ? when(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
         {rp.cancelled_at && (
-          <Field label="Cancelled" value={`${when(rp.cancelled_at)}${rp.cancelled_by ? ` by ${rp.cancelled_by}` : ""}`} mono={false} />
+          <Field
+            label="Cancelled"
+            value={rp.cancelled_by ? words.t("payneteasy.retry.cancelledBy", { when: when(rp.cancelled_at), who: rp.cancelled_by_email ?? rp.cancelled_by }) : when(rp.cancelled_at)}
+            testId="payneteasy-recurring-cancelled"
+            mono={false}
+          />
         )}
       </div>
       {stop && (
@@ -132,7 +143,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
                 <Table.Cell>
                   {c.renewal_order_id ? (
                     <Link to={`/orders/${c.renewal_order_id}`} className="break-all text-ui-fg-interactive" data-testid="payneteasy-renewal-order">
-                      {c.renewal_order_id}
+                      {c.renewal_order_display_id != null ? orderRef(c.renewal_order_display_id) : c.renewal_order_id}
                     </Link>
                   ) : (
                     "—"
@@ -142,6 +153,20 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
             ))}
           </Table.Body>
         </Table>
+      )}
+      {rp.status === "past_due" && (
+        <div className="flex items-center justify-between gap-x-3" data-testid="payneteasy-recurring-past-due">
+          {rp.can_retry_charge ? (
+            <>
+              <Text size="xsmall" className="text-ui-fg-muted">{words.t("payneteasy.retry.hint")}</Text>
+              <RetryChargeButton
+                target={{ url: `/admin/payneteasy/recurring-payments/${rp.id}/retry-charge`, amount: rp.amount, currency: rp.currency_code, card: rp.card }}
+              />
+            </>
+          ) : (
+            <Text size="xsmall" className="text-ui-fg-muted" data-testid="payneteasy-recurring-no-card">{words.t("payneteasy.retry.noCard")}</Text>
+          )}
+        </div>
       )}
       {rp.status === "needs_attention" && !rp.recurring_payment_id && (
         <div className="flex items-center justify-between gap-x-3">

@@ -173,6 +173,27 @@ export const en = {
         aboveLimit: "At most {{amount}} per payout",
       },
     },
+    // "Retry the charge" of a past-due subscription, and orders / people / cards named in the owner's words in the
+    // subscription and saved-card screens (issue 35)
+    retry: {
+      hint: "The renewal was declined. Charge the subscription's card again now, once.",
+      button: "Retry the charge",
+      confirmTitle: "Retry the charge?",
+      confirmDescription: "{{amount}} will be charged now to {{card}}, the card of this subscription, once. If the charge is approved, a renewal order is made and the subscription is active again; if it is declined, it stays past due.",
+      confirmText: "Charge {{amount}}",
+      cancelText: "Not now",
+      approved: "Charged {{amount}} to {{card}}",
+      approvedDetail: "The subscription is active again.",
+      approvedOrder: "Renewal order {{order}} was made; the subscription is active again.",
+      declined: "The charge of {{amount}} was declined",
+      declinedDetail: "The subscription stays past due. Ask the customer to pay or to use another card.",
+      pending: "The charge of {{amount}} is not confirmed yet",
+      pendingDetail: "The card may have been charged. Retrying asks the gateway about this same charge; nothing is charged twice.",
+      failed: "The charge could not be retried",
+      noCard: "No card the gateway can charge: ask the customer to pay the renewal.",
+      fromOrder: "order {{order}}",
+      cancelledBy: "{{when}} by {{who}}",
+    },
   },
 }
 

@@ -1,6 +1,7 @@
 /**
  * react-query hooks for recurring payments (issue 14) through the shared js-sdk client (./sdk.ts): the plugin's
- * `GET /admin/payneteasy/recurring-payments?order_id=&customer_id=`, `POST …/:id/cancel` and `POST …/:id/retry`, and
+ * `GET /admin/payneteasy/recurring-payments?order_id=&customer_id=`, `POST …/:id/cancel`, `POST …/:id/retry` and
+ * `POST …/:id/retry-charge`, and
  * the subscription schedule of a product or variant, written through Medusa's own admin product/variant routes
  * (metadata only).
  */
@@ -50,6 +51,38 @@ export function useRetryRecurringSetUp() {
     mutationFn: (id: string) =>
       sdk.client.fetch<{ recurring_payment: RecurringPayment }>(`/admin/payneteasy/recurring-payments/${id}/retry`, { method: "POST" }),
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+  })
+}
+
+/** The answer of `POST …/:id/retry-charge` (api/admin/payneteasy/recurring-payments/[id]/retry-charge/route.ts). */
+export type RetryChargeAnswer = {
+  outcome: "approved" | "declined" | "pending"
+  message: string
+  recurring_payment?: RecurringPayment
+  retry?: { state: string; amount: string; currency_code: string; renewal_order_id: string | null; gateway_order_id: string | null }
+}
+
+/**
+ * "Retry the charge" of a past-due subscription: approved (200), pending (202: the card may have been charged) or
+ * declined (400, the route's only 400 for the empty body this sends) are answers; a refusal (409: not past due, no
+ * card, another charge running), "not sent" (502) or an unknown subscription (404) is an error with the server's words.
+ */
+export function useRetryCharge() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async (url: string): Promise<RetryChargeAnswer> => {
+      try {
+        const body = await sdk.client.fetch<Omit<RetryChargeAnswer, "outcome"> & { type?: string }>(url, { method: "POST", body: {} })
+        return { ...body, outcome: body.type === "payment_pending" ? "pending" : "approved" }
+      } catch (e) {
+        if ((e as { status?: number })?.status === 400) return { outcome: "declined", message: (e as Error).message }
+        throw e
+      }
+    },
+    onSettled: () => Promise.all([
+      qc.invalidateQueries({ queryKey: KEY }),
+      qc.invalidateQueries({ queryKey: ["payneteasy", "attention"] }),
+    ]),
   })
 }
 

@@ -1,6 +1,7 @@
 /**
  * Customer page widget (zone customer.details.after): the customer's PaynetEasy subscriptions — what and how often,
- * status, next charge, charges so far, the order each came from (linked to its page, where it can be cancelled).
+ * status, next charge, charges so far, the order each came from ("#18", linked to its page, where it can be cancelled
+ * or a past-due charge retried).
  */
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { DetailWidgetProps, HttpTypes } from "@medusajs/framework/types"
@@ -10,6 +11,7 @@ import { Status, when } from "../components/format"
 import { errorText } from "../lib/hooks"
 import { useRecurringPayments } from "../lib/recurring"
 import { describeSchedule } from "../lib/subscription-schedule"
+import { orderRef } from "../lib/formatters"
 
 function CustomerSubscriptionsWidget({ data: customer }: DetailWidgetProps<HttpTypes.AdminCustomer>) {
   const list = useRecurringPayments({ customer_id: customer.id })
@@ -46,7 +48,9 @@ function CustomerSubscriptionsWidget({ data: customer }: DetailWidgetProps<HttpT
                 <Table.Cell>{rp.status === "active" ? when(rp.next_charge_at) : "—"}</Table.Cell>
                 <Table.Cell>{rp.charges.filter((c) => c.status === "approved").length} approved / {rp.charges.length}</Table.Cell>
                 <Table.Cell>
-                  <Link to={`/orders/${rp.order_id}`} className="text-ui-fg-interactive">{rp.order_id}</Link>
+                  <Link to={`/orders/${rp.order_id}`} className="text-ui-fg-interactive" data-testid="payneteasy-subscription-order">
+                    {rp.order_display_id != null ? orderRef(rp.order_display_id) : rp.order_id}
+                  </Link>
                 </Table.Cell>
               </Table.Row>
             ))}

@@ -8,7 +8,8 @@
  *   registration that row records (`provider_id`), in memory (core/connection/callback-keys.ts).
  * - a recurring payment's charge (`pnerp_…`, in the sandbox `pnerp_…-c<n>` per charge: the vendor documentation does
  *   not settle what a charge carries, README "Recurring payments"): verified with the key of the registration that
- *   created the recurring payment row.
+ *   created the recurring payment row; a past-due subscription's retried charge carries `pnerp_…-r<n>`
+ *   (core/recurring/retry-charge.ts).
  * Processing is chosen by the same kind (workflows/payneteasy/process-callback.ts). A new kind of callback is one more
  * entry in ROW_KINDS.
  */
@@ -31,7 +32,7 @@ export type RowKind = {
   rowId?: (clientOrderId: string) => string | undefined
 }
 
-const RECURRING_CLIENT_ORDER_ID = /^(pnerp_[0-9A-Za-z]+)(?:-c\d+)?$/
+const RECURRING_CLIENT_ORDER_ID = /^(pnerp_[0-9A-Za-z]+)(?:-[cr]\d+)?$/
 
 /** The recurring payment row id a charge's client_orderid belongs to. */
 export const recurringRowId = (clientOrderId: string) => RECURRING_CLIENT_ORDER_ID.exec(clientOrderId.trim())?.[1]

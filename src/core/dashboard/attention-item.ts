@@ -19,6 +19,11 @@ export interface AttentionItem {
   payout_id: string | null
   /** The admin route that retries what failed, when the gateway allows a retry (POST, no body); else null. */
   retry: string | null
+  /**
+   * "Retry the charge" of a past-due subscription (renewal_declined) when the gateway holds a card to charge: the
+   * route (POST, body {}), what it charges and where, for the confirmation; else null (the item says what to do).
+   */
+  retry_charge: { url: string; amount: string; currency: string; card: { brand: string | null; last4: string } | null } | null
   occurred_at: string
   handled: { by: string; by_email: string | null; at: string; note: string | null } | null
 }

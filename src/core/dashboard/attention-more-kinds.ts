@@ -24,21 +24,28 @@ const iso = (d: Date | string | null | undefined) => new Date(d ?? Date.now()).t
 
 const item = (fields: Partial<AttentionItem> & Pick<AttentionItem, "id" | "kind" | "title" | "what_to_do" | "occurred_at">): AttentionItem => ({
   detail: null, session_id: null, orderid: null, client_orderid: null, amount: null, currency: null, order_id: null,
-  payout_id: null, retry: null, handled: null, ...fields,
+  payout_id: null, retry: null, retry_charge: null, handled: null, ...fields,
 })
 
 function pastDue(rp: RecurringPaymentRow, charge: RecurringChargeRow | undefined): AttentionItem {
+  // "Retry the charge" (core/recurring/retry-charge.ts): make-rebill on the subscription's own card reference
+  const chargeable = !!rp.card_ref_id && !!rp.provider_id
   return item({
     id: charge?.id ?? rp.id,
     kind: "renewal_declined",
     title: `Subscription past due: the renewal of ${rp.amount} ${rp.currency_code} was declined`,
-    what_to_do:
-      `The customer's card was not charged for this period. Ask the customer to pay or to use another card; the gateway tries the same card again on its schedule${rp.next_charge_at ? ` (${iso(rp.next_charge_at).slice(0, 10)})` : ""}, and an approved charge makes the subscription active again. Cancel it from the order page if it should end.`,
+    what_to_do: chargeable
+      ? `The customer's card was not charged for this period. Retry the charge now (the same card, once), or ask the customer to pay or to use another card; the gateway also tries the same card again on its schedule${rp.next_charge_at ? ` (${iso(rp.next_charge_at).slice(0, 10)})` : ""}, and an approved charge makes the subscription active again. Cancel it from the order page if it should end.`
+      : `The customer's card was not charged for this period, and the gateway holds no card this plugin can charge again, so it cannot be retried from here: ask the customer to pay or to buy the subscription again with another card. Cancel it from the order page if it should end.`,
     detail: rp.reason,
     orderid: charge?.gateway_order_id ?? null,
     amount: rp.amount,
     currency: rp.currency_code,
     order_id: rp.order_id,
+    retry_charge: chargeable
+      ? { url: `/admin/payneteasy/recurring-payments/${rp.id}/retry-charge`, amount: rp.amount, currency: rp.currency_code,
+          card: rp.card_last4 ? { brand: rp.card_brand, last4: rp.card_last4 } : null }
+      : null,
     occurred_at: iso(charge?.charged_at ?? rp.updated_at),
   })
 }

@@ -43,6 +43,7 @@ function fromCallback(r: CallbackRow): AttentionItem | undefined {
     order_id: null,
     payout_id: null,
     retry: null,
+    retry_charge: null,
     occurred_at: new Date(r.received_at).toISOString(),
     handled: null,
   }
@@ -119,6 +120,7 @@ function watchBase(w: ReconciliationRow) {
     order_id: null,
     payout_id: null,
     retry: null,
+    retry_charge: null,
     occurred_at: new Date(w.last_checked_at ?? w.started_at).toISOString(),
     handled: null,
   }
@@ -141,6 +143,7 @@ function fromUnstoppedRecurring(r: RecurringPaymentRow): AttentionItem {
     order_id: r.order_id,
     payout_id: null,
     retry: null,
+    retry_charge: null,
     occurred_at: new Date(r.cancelled_at ?? r.updated_at).toISOString(),
     handled: null,
   }

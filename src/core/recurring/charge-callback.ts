@@ -10,6 +10,8 @@
  * - declined / error / filtered → recorded on the recurring payment, which becomes `past_due` (listed in the attention
  *   queue) until a later charge is approved, and the event `payneteasy.recurring_payment.charge_failed` emitted (a store
  *   subscribes to it to e-mail the customer).
+ * A retried charge (`<row id>-r<n>`, retry-charge.ts: a make-rebill of the subscription's card) takes the same path;
+ * it leaves the expected next charge date alone (the gateway's schedule did not move) and settles the retry's record.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -24,6 +26,7 @@ import { service } from "./records"
 import type { RenewOrder } from "./renewal-order"
 import { statusFields } from "../../gateway/requests"
 import { errorCodeOf, errorMessageOf } from "../../gateway/replies"
+import { isRetryClientOrderId, settleRetryIntent } from "./retry-intent"
 
 export const CHARGE_FAILED_EVENT = "payneteasy.recurring_payment.charge_failed"
 
@@ -64,6 +67,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
       : rp.status === "cancelled" ? "charged after the recurring payment was cancelled here: a person must stop it and refund at the gateway"
       : !sameMoney ? `charged ${amount} ${currency}, the subscription is ${rp.amount} ${rp.currency_code}: a person must check it`
       : null
+    const retried = isRetryClientOrderId(row.client_orderid)
     if (!charge) {
       charge = await svc.createPaynetEasyRecurringCharges({
         ...key, client_orderid: row.client_orderid, status: note ? "unmatched" : status.status, amount: rp.amount,
@@ -79,9 +83,10 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
           : approved ? { status: "active" as const, reason: null }
           : { status: "past_due" as const, reason: pastDueReason(status.status, charge.error_message) }
         await svc.updatePaynetEasyRecurringPayments({
-          id: rp.id, next_charge_at: nextChargeDate(new Date(), rp.period, rp.interval), ...standing,
+          id: rp.id, ...(retried ? {} : { next_charge_at: nextChargeDate(new Date(), rp.period, rp.interval) }), ...standing,
         })
       }
+      if (retried) await settleRetryIntent(container, rp.id, row.client_orderid, row.orderid, status.status, charge.error_message)
     }
     const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
     if (note) {

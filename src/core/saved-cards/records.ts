@@ -28,8 +28,12 @@ export function publicCard(row: SavedCardRow): PublicCard {
 }
 
 /** A card as the admin's customer page lists it (GET /admin/payneteasy/customers/:id/cards): where it came from too. */
-export function adminCardView(r: SavedCardRow) {
-  return { ...publicCard(r), source: r.source, source_order_id: r.source_order_id, last_used_at: r.last_used_at }
+/** `displayIds`: the source orders' display ids ("#18" in the dashboard), when the caller read them. */
+export function adminCardView(r: SavedCardRow, displayIds: Map<string, number> = new Map()) {
+  return {
+    ...publicCard(r), source: r.source, source_order_id: r.source_order_id,
+    source_order_display_id: r.source_order_id ? displayIds.get(r.source_order_id) ?? null : null, last_used_at: r.last_used_at,
+  }
 }
 
 type CardService = {

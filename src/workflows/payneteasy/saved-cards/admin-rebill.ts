@@ -123,9 +123,11 @@ export async function loadRebillBalance(container: MedusaContainer, orderId: str
       if (held > 0n) authorizedMinor += held
     }
   }
-  const [row] = await service(container).listPaynetEasyRebills({ order_id: order.id, state: "pending" }, { take: 1, order: { created_at: "ASC" } })
+  // A subscription's retried charge (recurring_payment_id set) uses the same record but is not owed by this order.
+  const [row] = await service(container).listPaynetEasyRebills({ order_id: order.id, state: "pending", recurring_payment_id: null }, { take: 1, order: { created_at: "ASC" } })
   const pending: PendingRebill | null = row
-    ? { id: row.id, amount: row.amount, currency_code: row.currency_code, card_id: row.card_id, created_at: row.created_at ? new Date(row.created_at).toISOString() : null }
+    ? { id: row.id, amount: row.amount, currency_code: row.currency_code, card_id: row.card_id ?? "", // an order rebill always names its saved card
+      created_at: row.created_at ? new Date(row.created_at).toISOString() : null }
     : null
   const balance = rebillBalance({
     order_id: order.id, customer_id: order.customer_id ?? null, currency_code: currency,

@@ -46,3 +46,7 @@ export const AdminPaynetEasyDoctorBody = z
 export type AdminPaynetEasyDoctorBodyType = z.infer<typeof AdminPaynetEasyDoctorBody>
 
 export const AdminPaynetEasyEmptyQuery = z.object({}).strict()
+
+/** "Retry the charge" of a past-due subscription takes no fields (a stray one is a 400 naming it, nothing charged). */
+export const AdminPaynetEasyRetryChargeBody = z.preprocess((v) => v ?? {}, z.object({}).strict())
+export type AdminPaynetEasyRetryChargeBodyType = z.infer<typeof AdminPaynetEasyRetryChargeBody>

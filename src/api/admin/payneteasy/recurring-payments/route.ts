@@ -1,7 +1,8 @@
 /**
  * `GET /admin/payneteasy/recurring-payments?order_id=&customer_id=` → `{ recurring_payments: [{ id, order_id,
  * customer_id, recurring_payment_id, amount, currency_code, period, interval, status, charges: [...] , …}] }`, newest
- * first (at most 100). Admin authentication (middlewares.ts); a malformed filter is a 400 naming it.
+ * first (at most 100); orders also by display id (`order_display_id`, `renewal_order_display_id`), the admin who
+ * cancelled by e-mail (`cancelled_by_email`). Admin authentication (middlewares.ts); a malformed filter is a 400 naming it.
  */
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
@@ -9,7 +10,7 @@ import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../../modules/paynete
 import type PaynetEasyModuleService from "../../../../modules/payneteasy/service"
 import type { RecurringChargeRow, RecurringPaymentRow } from "../../../../modules/payneteasy/service"
 import { invalid } from "../payouts/http"
-import { recurringPaymentView } from "../../../../core/dashboard/recurring-view"
+import { recurringPaymentViews } from "../../../../core/dashboard/recurring-view"
 
 const idFilter = (name: string) =>
   z.string({ error: `${name} must be a single id` }).trim().regex(/^[A-Za-z0-9_]{1,64}$/, { message: `${name} must be an id (letters, digits, _)` }).optional()
@@ -35,5 +36,5 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
       : []
     return { rows, charges }
   })
-  res.json({ recurring_payments: rows.map((r) => recurringPaymentView(r, charges)) })
+  res.json({ recurring_payments: await recurringPaymentViews(req.scope, rows, charges) })
 }

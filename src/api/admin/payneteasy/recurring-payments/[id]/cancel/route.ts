@@ -9,13 +9,13 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../../../../modules/payneteasy"
 import { cancelRecurringPayment } from "../../../../../../workflows/payneteasy/recurring/cancel"
 import { actorOf, sendError } from "../../../payouts/http"
-import { recurringPaymentView } from "../../../../../../core/dashboard/recurring-view"
+import { recurringPaymentViews } from "../../../../../../core/dashboard/recurring-view"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   try {
     const { row, gateway_cancelled, note } = await cancelRecurringPayment(req.scope, req.params.id, actorOf(req))
     const charges = await paynetEasyModule(req.scope).listPaynetEasyRecurringCharges({ recurring_payment_row_id: row.id })
-    res.status(200).json({ recurring_payment: recurringPaymentView(row, charges), gateway_cancelled, note })
+    res.status(200).json({ recurring_payment: (await recurringPaymentViews(req.scope, [row], charges))[0], gateway_cancelled, note })
   } catch (e) {
     return sendError(res, e)
   }

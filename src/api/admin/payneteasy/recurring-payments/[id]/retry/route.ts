@@ -10,13 +10,13 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { paynetEasyModule } from "../../../../../../modules/payneteasy"
 import { retryRecurringSetUp } from "../../../../../../workflows/payneteasy/recurring/retry-set-up"
 import { sendError } from "../../../payouts/http"
-import { recurringPaymentView } from "../../../../../../core/dashboard/recurring-view"
+import { recurringPaymentViews } from "../../../../../../core/dashboard/recurring-view"
 
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   try {
     const row = await retryRecurringSetUp(req.scope, req.params.id)
     const charges = await paynetEasyModule(req.scope).listPaynetEasyRecurringCharges({ recurring_payment_row_id: row.id })
-    res.status(200).json({ recurring_payment: recurringPaymentView(row, charges) })
+    res.status(200).json({ recurring_payment: (await recurringPaymentViews(req.scope, [row], charges))[0] })
   } catch (e) {
     return sendError(res, e)
   }
