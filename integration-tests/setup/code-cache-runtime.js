@@ -22,6 +22,8 @@ const { invariant } = require("jest-util")
 const MODE = process.env.PNE_TEST_CODE_CACHE ?? "disk"
 const DIR = path.join(os.tmpdir(), `payneteasy-jest-code-cache-${process.version}-${os.userInfo().uid}`)
 
+const DYNAMIC_IMPORT = /\bimport\s*\(/
+
 /** filename → { hash, script?, data? }: the source's hash, the first script made from it, V8's data for it. */
 const cache = new Map()
 
@@ -61,6 +63,9 @@ if (MODE === "disk") {
 
 class CodeCacheRuntime extends Runtime {
   createScriptFromCode(scriptSource, filename) {
+    // A function V8 takes from cached data loses the script's dynamic-import callback ("A dynamic import callback was
+    // not specified", Node 20): a module that calls import() is always compiled afresh.
+    if (DYNAMIC_IMPORT.test(scriptSource)) return super.createScriptFromCode(scriptSource, filename)
     const source = this.wrapCodeInModuleWrapper(scriptSource)
     const hash = sourceHash(source)
     let entry = cache.get(filename)
