@@ -16,6 +16,8 @@ module.exports = {
   testTimeout: 60000,
   // The default report, then a digest of what failed as the run's last lines (CI shows a log's tail).
   reporters: ["default", "<rootDir>/integration-tests/setup/failure-digest-reporter.js"],
+  // Jest's module loader with V8's code cache kept per worker: a module loaded by several test files compiles once.
+  runtime: "<rootDir>/integration-tests/setup/code-cache-runtime.js",
 }
 const type = process.env.TEST_TYPE
 // medusaIntegrationTestRunner boots on a clone of the migrated template database global-setup.js made, not on a

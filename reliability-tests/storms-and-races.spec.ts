@@ -13,6 +13,7 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { callbackControl } from "../src/gateway"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../src/sandbox"
 import { reconcilePaynetEasy } from "../src/workflows/payneteasy/reconcile"
@@ -55,6 +56,13 @@ function callbackParams(p: Paid, status: string): Record<string, string> {
   }
 }
 
+/** Callbacks recorded for the session that processing has not finished with yet (outcome still "received"). */
+async function unprocessedCallbacks(container: MedusaContainer, sessionId: string): Promise<number> {
+  const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+  const { rows } = await pg.raw(`select count(*)::int as n from payneteasy_callback where client_orderid = ? and outcome = 'received'`, [sessionId])
+  return rows[0].n
+}
+
 async function deliver(params: Record<string, string>, method: "GET" | "POST"): Promise<number> {
   const query = new URLSearchParams(params).toString()
   const res = method === "GET"
@@ -94,7 +102,9 @@ medusaIntegrationTestRunner({
     /** One order, one payment, one capture, one approved sale; waits (bounded) for asynchronous processing to land. */
     async function outcome(container: MedusaContainer, p: Paid) {
       await waitFor(`order for ${p.cartId}`, async () => (await ordersForCart(container, p.cartId)).length > 0, 30_000).catch(() => undefined)
-      await sleep(200)
+      // Every callback recorded for the session has been processed (none left "received"): nothing it started is
+      // still on its way to a second order or capture. (It was a fixed 200 ms wait, issue 38.)
+      await waitFor(`callbacks of ${p.sessionId} processed`, async () => (await unprocessedCallbacks(container, p.sessionId)) === 0, 30_000)
       const orders = await ordersForCart(container, p.cartId)
       const payments = await paymentsForSession(container, p.sessionId)
       const captures = payments.flatMap((x: any) => x.captures ?? [])
