@@ -21,6 +21,8 @@ export function useWords() {
     money: (amount: string | null | undefined, currency: string | null | undefined) => formatMoney(amount, currency, lang),
     date: (iso: string | Date | null | undefined) => formatDate(iso, lang),
     card: (brand: string | null | undefined, last4: string | null | undefined) => formatCard(brand, last4, t("payneteasy.common.cardUnknownBrand")),
+    /** A subscription schedule in words: "every month", "every 3 months" (i18next plural keys per period). */
+    schedule: (s: { period: string; interval: number }) => t(`payneteasy.schedule.${s.period}`, { count: s.interval }),
     status: (group: StatusGroup, value: string | null | undefined) => {
       const l = statusLabel(group, value)
       return { label: l.known ? t(l.key) : `${t(l.key)} (${value ?? "—"})`, color: l.color }

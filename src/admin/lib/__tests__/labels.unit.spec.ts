@@ -11,6 +11,7 @@ import { RECONCILIATION_STATES } from "../../../modules/payneteasy/models/reconc
 import { GATEWAY_CANCEL_STATES, RECURRING_STATUSES } from "../../../modules/payneteasy/models/recurring-payment"
 import { REBILL_STATES } from "../../../modules/payneteasy/models/rebill"
 import { ACTIVITY_KINDS, ACTIVITY_ORIGINS, PAYMENT_KINDS, THREE_DS_STATES } from "../../../core/dashboard/order-money"
+import { ATTENTION_KINDS } from "../../../core/dashboard/attention-item"
 import { LANGUAGES } from "../../i18n"
 import { STATUS_COLORS, statusLabel, type StatusGroup } from "../labels"
 
@@ -31,6 +32,7 @@ const SERVER_VALUES: Record<StatusGroup, readonly string[]> = {
   threeDs: THREE_DS_STATES,
   activity: ACTIVITY_KINDS,
   origin: ACTIVITY_ORIGINS,
+  attentionKind: ATTENTION_KINDS,
 }
 
 const MEDUSA_BADGE_COLORS = ["green", "red", "orange", "blue", "grey", "purple"]

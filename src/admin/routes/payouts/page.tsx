@@ -82,6 +82,6 @@ const PayoutsPage = () => {
   )
 }
 
-export const config = defineRouteConfig({ label: "Payouts", icon: CashSolid })
+export const config = defineRouteConfig({ label: "payneteasy.nav.payouts", translationNs: "translation", icon: CashSolid })
 
 export default PayoutsPage
