@@ -11,6 +11,7 @@
 import { customerHostedOrder, registerCustomer } from "../integration-tests/helpers/store"
 import { DEFAULT_PROVIDERS, rsaKeyPair, TEST_CARD, useAdminApp } from "./helpers/admin-app"
 import { waitFor } from "../integration-tests/helpers/inspect"
+import { formatMoney } from "../src/admin/lib/formatters"
 
 jest.setTimeout(180_000)
 
@@ -131,7 +132,7 @@ it("order page: the recurring payment made from the order and its two renewal or
   await widget.waitFor()
   await expect(widget.getByTestId("payneteasy-recurring-gateway-id").textContent()).resolves.toBe(String(rp.recurring_payment_id))
   await expect(statusOf(widget)).resolves.toEqual(["active", "Active"])
-  await expect(widget.getByRole("heading", { level: 3 }).textContent()).resolves.toBe(`${rp.amount} EUR every month`)
+  await expect(widget.getByRole("heading", { level: 3 }).textContent()).resolves.toBe(`${formatMoney(rp.amount, "EUR", "en")} every month`) // Medusa's money format, e.g. "€10.00"
   await widget.getByTestId("payneteasy-recurring-charge").nth(1).waitFor()
   expect(await widget.getByTestId("payneteasy-recurring-charge").count()).toBe(2)
   expect((await widget.getByTestId("payneteasy-renewal-order").allTextContents()).sort()).toEqual([...renewalIds].sort())
@@ -174,7 +175,7 @@ it("order page: the recurring payment made from the order and its two renewal or
   await row.first().waitFor()
   expect(await row.count()).toBe(1)
   const text = (await row.first().textContent()) ?? ""
-  expect(text).toContain(`${rp.amount} EUR every month`)
+  expect(text).toContain(`${formatMoney(rp.amount, "EUR", "en")} every month`)
   expect(text).toContain("Cancelled")
   expect(await row.first().locator('[data-status="cancelled"]').count()).toBe(1)
   expect(text).toContain("2 approved / 2")

@@ -370,6 +370,14 @@ export const en = {
   },
 }
 
-/** The shape every language must have: the same keys, every value a string. */
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> }
+/** The plural forms a language may add beside en's `_one`/`_other` (i18next's suffixes for Intl.PluralRules' categories). */
+export const EXTRA_PLURAL_FORMS = ["zero", "two", "few", "many"] as const
+type PluralExtras<T> = {
+  [K in keyof T as K extends `${infer B}_other` ? `${B}_${(typeof EXTRA_PLURAL_FORMS)[number]}` : never]?: string
+}
+/**
+ * The shape every language must have: every key of en (a missing one fails `tsc -p src/admin/tsconfig.json`), every
+ * value a string, no other key — except the plural forms a language needs beyond one/other (Polish `_few`, `_many`…).
+ */
+type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> } & PluralExtras<T>
 export type Messages = Shape<typeof en>
