@@ -268,6 +268,7 @@ it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Atten
   expect(text).toMatch(/insufficient funds/)
   expect(text).toMatch(/Ask the customer to pay or to use another card/)
   await app().screenshot("attention-past-due", row)
+  await app().docScreenshot("admin-attention", page.getByTestId("payneteasy-attention"))
 
   // Retry: the gateway answers now, so the set-up is made (once) and the item leaves the list; the count follows
   const stuckRow = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${stuck.id}"]`)
