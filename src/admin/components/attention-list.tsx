@@ -161,6 +161,7 @@ export function AttentionList() {
       ))}
       {count > PAGE && (
         <Table.Pagination
+          translations={w.pagination}
           count={count}
           pageSize={PAGE}
           pageIndex={offset / PAGE}

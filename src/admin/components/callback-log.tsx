@@ -127,6 +127,7 @@ export function CallbackLog() {
       )}
       {count > 0 && (
         <Table.Pagination
+          translations={w.pagination}
           count={count}
           pageSize={PAGE}
           pageIndex={filters.offset / PAGE}

@@ -69,6 +69,7 @@ const PayoutsPage = () => {
       </Table>
       {!isLoading && count === 0 ? <Text className="px-6 py-4 text-ui-fg-subtle">{t("payneteasy.payouts.none")}</Text> : null}
       <Table.Pagination
+        translations={w.pagination}
         count={count}
         pageSize={PAGE}
         pageIndex={page}
