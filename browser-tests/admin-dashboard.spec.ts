@@ -93,6 +93,7 @@ it("order summary: after a partial capture, a refund and a chargeback, the side 
   const main = await page.getByTestId("payneteasy-order-panel").boundingBox()
   expect(box!.x).toBeGreaterThan(main!.x + main!.width - 1)
   await app().screenshot("order-summary", summary)
+  await app().docScreenshot("admin-order-summary", summary)
 
   // The admin's capture and refund are this dashboard's actions, by the admin's e-mail; the chargeback is the gateway's.
   const panel = page.getByTestId("payneteasy-order-panel")
@@ -106,6 +107,7 @@ it("order summary: after a partial capture, a refund and a chargeback, the side 
   expect(await capture.textContent()).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}/) // Medusa's date format, not 11/25/2026
   expect(await panel.locator('[data-testid="payneteasy-activity-row"][data-kind="chargeback"]').textContent()).toContain("Reported by the gateway")
   await app().screenshot("order-panel-activity", panel)
+  await app().docScreenshot("admin-order-panel", panel)
 })
 
 it("order panel vocabulary: no raw gateway status, flow word or internal id outside Technical details", async () => {
@@ -166,7 +168,7 @@ it("callback log: filtered by outcome, parameters shown scrubbed", async () => {
   const log = page.getByTestId("payneteasy-callback-log")
   await log.getByTestId("payneteasy-callback-row").first().waitFor()
   await log.getByRole("combobox").nth(1).click()
-  await page.getByRole("option", { name: "flagged" }).click()
+  await page.getByRole("option", { name: "Needs attention" }).click() // the outcome "flagged" in the label table's words
   const rows = log.getByTestId("payneteasy-callback-row")
   await waitFor("only the flagged callback listed", async () => (await rows.count()) === 1 && (await rows.first().locator('[data-status="flagged"]').count()) === 1)
   expect(await rows.first().textContent()).toContain("Needs attention")
@@ -176,6 +178,54 @@ it("callback log: filtered by outcome, parameters shown scrubbed", async () => {
   expect(params).not.toMatch(/"control"/)
   expect(params).not.toContain("4444555566661111")
   await app().screenshot("callback-log")
+})
+
+/** Medusa's profile language setting, as an admin changes it: Profile → Edit → Language → Save. */
+async function pickLanguage(page: import("playwright-core").Page, displayName: string) {
+  await app().gotoAdmin("/settings/profile/edit")
+  const drawer = page.getByRole("dialog")
+  await drawer.getByRole("combobox").click()
+  await page.getByRole("option", { name: displayName, exact: true }).click()
+  await drawer.locator('button[type="submit"]').click()
+  await drawer.waitFor({ state: "detached" })
+}
+
+it("in German (Medusa's profile language): the PaynetEasy page, sidebar and attention list speak de.ts's words", async () => {
+  const { page } = app()
+  await pickLanguage(page, "Deutsch")
+  try {
+    await app().gotoAdmin("/payneteasy")
+    const attention = page.getByTestId("payneteasy-attention")
+    await attention.getByRole("heading", { name: "Aufmerksamkeit", level: 2 }).waitFor()
+    await page.getByText("Was das Gateway diesem Shop mitgeteilt hat", { exact: false }).waitFor()
+    expect(await page.getByRole("tab", { name: "Benachrichtigungsprotokoll" }).count()).toBe(1)
+    expect(await page.getByRole("tab", { name: "Verbindung" }).count()).toBe(1)
+    // the sidebar entries (route labels translated through translationNs) and Medusa's own words, in the same language
+    expect(await page.getByRole("link", { name: "Auszahlungen" }).count()).toBeGreaterThan(0)
+    expect(await page.getByRole("link", { name: "Bestellungen" }).count()).toBeGreaterThan(0)
+    // the item handled by an earlier test: its kind through the label table, who handled it, when (German date)
+    await page.getByTestId("payneteasy-attention-filter").click()
+    await page.getByRole("option", { name: "Erledigt", exact: true }).click()
+    const handled = page.locator('[data-testid="payneteasy-attention-item"]', { has: page.getByTestId("payneteasy-attention-handled") }).first()
+    await expect(handled.getByTestId("payneteasy-attention-kind").textContent()).resolves.toBe("Bezahlt, keine Bestellung")
+    const by = (await handled.getByTestId("payneteasy-attention-handled").textContent()) ?? ""
+    expect(by).toMatch(new RegExp(`Erledigt von ${app().admin.email.replace(/[.+]/g, "\\$&")} am \\d{2}\\.\\d{2}\\.\\d{4}`))
+    // the callback log: German column heads, the source through the label table, money the German way
+    await page.getByRole("tab", { name: "Benachrichtigungsprotokoll" }).click()
+    const log = page.getByTestId("payneteasy-callback-log")
+    await log.getByTestId("payneteasy-callback-row").first().waitFor()
+    expect(await log.getByRole("columnheader", { name: "Empfangen" }).count()).toBe(1)
+    const text = (await log.textContent()) ?? ""
+    expect(text).toContain("Gateway-Benachrichtigung")
+    expect(text).toMatch(/\d+,\d{2}\s€/)
+    expect(text).not.toMatch(/\b(Received|Gateway notification|Any status|Callback log|results|Prev|Next)\b/)
+    expect(text).toContain("Ergebnisse") // the UI kit's pagination, in Medusa's own words
+    await app().screenshot("payneteasy-page-de")
+  } finally {
+    await pickLanguage(page, "English")
+  }
+  await app().gotoAdmin("/payneteasy")
+  await page.getByTestId("payneteasy-attention").getByRole("heading", { name: "Attention", level: 2 }).waitFor()
 })
 
 it("connection check: good credentials work, a wrong control key is named", async () => {

@@ -135,7 +135,7 @@ it("order page: the recurring payment made from the order and its two renewal or
   await widget.waitFor()
   await expect(widget.getByTestId("payneteasy-recurring-gateway-id").textContent()).resolves.toBe(String(rp.recurring_payment_id))
   await expect(statusOf(widget)).resolves.toEqual(["active", "Active"])
-  await expect(widget.getByRole("heading", { level: 3 }).textContent()).resolves.toBe(`${rp.amount} EUR every month`)
+  await expect(widget.getByRole("heading", { level: 3 }).textContent()).resolves.toBe(`${formatMoney(rp.amount, "EUR", "en")} every month`) // Medusa's money format, e.g. "€10.00"
   await widget.getByTestId("payneteasy-recurring-charge").nth(1).waitFor()
   expect(await widget.getByTestId("payneteasy-recurring-charge").count()).toBe(2)
   // orders in the owner's words: "#N" (the display id), never order_…; the card in the dashboard's one masking
@@ -186,7 +186,7 @@ it("order page: the recurring payment made from the order and its two renewal or
   await row.first().waitFor()
   expect(await row.count()).toBe(1)
   const text = (await row.first().textContent()) ?? ""
-  expect(text).toContain(`${rp.amount} EUR every month`)
+  expect(text).toContain(`${formatMoney(rp.amount, "EUR", "en")} every month`)
   expect(text).toContain("Cancelled")
   expect(await row.first().locator('[data-status="cancelled"]').count()).toBe(1)
   expect(text).toContain("2 approved / 2")
@@ -283,6 +283,7 @@ it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Atten
   expect(text).toMatch(/insufficient funds/)
   expect(text).toMatch(/ask the customer to pay or to use another card/i)
   await app().screenshot("attention-past-due", row)
+  await app().docScreenshot("admin-attention", page.getByTestId("payneteasy-attention"))
 
   // Retry: the gateway answers now, so the set-up is made (once) and the item leaves the list; the count follows
   const stuckRow = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${stuck.id}"]`)

@@ -19,7 +19,8 @@
  *    and reused by every spec file and run until the plugin build changes;
  *    `medusa start` with NODE_ENV=production (child process) serves it at /app as static files, as a store runs it;
  * 5. Chromium (launchChromium) logs in through the dashboard's own login form.
- * Screenshots go to browser-tests/screenshots/ (git-ignored) or BROWSER_TEST_SCREENSHOTS.
+ * Screenshots go to browser-tests/screenshots/ (git-ignored) or BROWSER_TEST_SCREENSHOTS; with PNE_SCREENSHOTS=<dir>
+ * (`npm run screenshots`: docs/images) the specs also save the documentation's screenshots there (docScreenshot).
  */
 import type { ChildProcess } from "node:child_process"
 import fs from "node:fs"
@@ -41,6 +42,8 @@ import { clonePrefix, releaseClone } from "./run-databases"
 export { ADMIN_PATH, httpApi }
 export type { AdminUser }
 export const SCREENSHOT_DIR = process.env.BROWSER_TEST_SCREENSHOTS || path.join(REPO_ROOT, "browser-tests", "screenshots")
+/** Where the documentation's screenshots go (relative to the repository), or undefined: not taken. */
+export const DOC_SCREENSHOT_DIR = process.env.PNE_SCREENSHOTS ? path.resolve(REPO_ROOT, process.env.PNE_SCREENSHOTS) : undefined
 export const TEST_CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Test Shopper" }
 
 export type AdminAppProvider = AppProvider
@@ -98,6 +101,9 @@ export interface AdminApp {
   /** Saves `<name>.png` in SCREENSHOT_DIR: the page, or only `target` (the dashboard scrolls inside its own pane,
    *  so an element shot is how a long widget is captured whole). Returns the file. */
   screenshot(name: string, target?: Locator): Promise<string>
+  /** With PNE_SCREENSHOTS set: saves `target` (cropped to it, in English) as `<PNE_SCREENSHOTS>/<name>.png`, the
+   *  documentation's picture; otherwise does nothing. Returns the file or null. */
+  docScreenshot(name: string, target: Locator): Promise<string | null>
   /** A storefront checkout paid on the sandbox's hosted page (over HTTP); resolves once Medusa has the order. */
   payHostedOrder(providerId?: string): Promise<{ orderId: string; cartId: string; sessionId: string; gatewayOrderId: string }>
   /** The app's output so far (for failure messages). */
@@ -187,6 +193,14 @@ export function useAdminApp(options: AdminAppOptions = {}): () => AdminApp {
         const file = path.join(SCREENSHOT_DIR, `${name}.png`)
         if (target) await target.screenshot({ path: file })
         else await page.screenshot({ path: file })
+        return file
+      },
+      docScreenshot: async (name, target) => {
+        if (!DOC_SCREENSHOT_DIR) return null
+        fs.mkdirSync(DOC_SCREENSHOT_DIR, { recursive: true })
+        const file = path.join(DOC_SCREENSHOT_DIR, `${name}.png`)
+        await target.scrollIntoViewIfNeeded()
+        await target.screenshot({ path: file, animations: "disabled", caret: "hide" })
         return file
       },
       payHostedOrder: async (providerId = providerIds[providerIds.length - 1]) => {

@@ -9,37 +9,24 @@ import { CheckCircle } from "@medusajs/icons"
 import { Alert, Badge, Button, Container, Heading, Input, Select, Table, Text, toast } from "@medusajs/ui"
 import { errorText, useAttention, useMarkHandled, useRetryAttention } from "../lib/hooks"
 import type { AttentionItem } from "../lib/types"
-import { when } from "./format"
 import { RetryChargeButton } from "./retry-charge-button"
+import { useWords } from "../lib/use-words"
 
 const PAGE = 20
-const KIND_LABEL: Record<string, string> = {
-  paid_without_order: "Paid, no order",
-  chargeback: "Chargeback",
-  reconciliation_gave_up: "Reconciliation gave up",
-  reply_mismatch: "Reply about another payment",
-  callback_failed: "Callback failed",
-  recurring_not_stopped: "Subscription not stopped",
-  renewal_declined: "Past due",
-  subscription_not_set_up: "Subscription not set up",
-  renewal_not_reported: "Renewal not reported",
-  payment_unresolved: "Payment unresolved",
-  payout_awaiting_confirmation: "Payout to confirm",
-}
-const RED = new Set(["callback_failed", "renewal_declined", "chargeback"])
 const NOTE_MAX = 500
 
 /** "Mark handled" with an optional note beside it (up to NOTE_MAX characters): records who, when and the note. */
 function MarkHandled({ item }: { item: AttentionItem }) {
   const mark = useMarkHandled()
+  const { t } = useWords()
   const [note, setNote] = useState("")
   return (
     <div className="flex items-center gap-x-2" data-testid="payneteasy-handled-form">
       <Input
         size="small"
         className="w-56"
-        aria-label="Note (optional)"
-        placeholder="Note (optional)"
+        aria-label={t("payneteasy.attention.note")}
+        placeholder={t("payneteasy.attention.note")}
         value={note}
         maxLength={NOTE_MAX}
         onChange={(e) => setNote(e.target.value)}
@@ -53,11 +40,11 @@ function MarkHandled({ item }: { item: AttentionItem }) {
         onClick={() =>
           mark.mutate(
             { id: item.id, note: note.trim() || undefined },
-            { onSuccess: () => toast.success("Marked handled"), onError: (e) => toast.error(errorText(e)) }
+            { onSuccess: () => toast.success(t("payneteasy.attention.markedHandled")), onError: (e) => toast.error(errorText(e)) }
           )
         }
       >
-        Mark handled
+        {t("payneteasy.attention.markHandled")}
       </Button>
     </div>
   )
@@ -68,15 +55,17 @@ export function AttentionList() {
   const [offset, setOffset] = useState(0)
   const list = useAttention({ handled, limit: PAGE, offset })
   const retry = useRetryAttention()
+  const w = useWords()
+  const { t } = w
   const items = list.data?.items ?? []
   const count = list.data?.count ?? 0
   return (
     <Container className="divide-y p-0" data-testid="payneteasy-attention">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
-          <Heading level="h2">Attention</Heading>
+          <Heading level="h2">{t("payneteasy.attention.title")}</Heading>
           <Text size="small" className="text-ui-fg-subtle">
-            Payments a person must act on. Mark an item handled once you have dealt with it.
+            {t("payneteasy.attention.intro")}
           </Text>
         </div>
         <div className="w-48">
@@ -85,34 +74,34 @@ export function AttentionList() {
               <Select.Value />
             </Select.Trigger>
             <Select.Content>
-              <Select.Item value="false">Open</Select.Item>
-              <Select.Item value="true">Handled</Select.Item>
-              <Select.Item value="all">All</Select.Item>
+              <Select.Item value="false">{t("payneteasy.attention.open")}</Select.Item>
+              <Select.Item value="true">{t("payneteasy.attention.handled")}</Select.Item>
+              <Select.Item value="all">{t("payneteasy.attention.all")}</Select.Item>
             </Select.Content>
           </Select>
         </div>
       </div>
       {list.isLoading && (
         <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
-          Loading…
+          {t("payneteasy.common.loading")}
         </Text>
       )}
       {list.isError && (
         <div className="px-6 py-4">
-          <Alert variant="error">The attention list could not be loaded: {errorText(list.error)}</Alert>
+          <Alert variant="error">{t("payneteasy.attention.loadError", { message: errorText(list.error) })}</Alert>
         </div>
       )}
       {!list.isLoading && !list.isError && items.length === 0 && (
         <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="payneteasy-attention-empty">
-          {handled === "true" ? "Nothing has been marked handled yet." : "Nothing needs attention."}
+          {handled === "true" ? t("payneteasy.attention.emptyHandled") : t("payneteasy.attention.empty")}
         </Text>
       )}
       {items.map((item) => (
         <div key={item.id} className="flex flex-col gap-y-2 px-6 py-4" data-testid="payneteasy-attention-item" data-item-id={item.id}>
           <div className="flex items-center justify-between gap-x-4">
             <div className="flex items-center gap-x-2">
-              <Badge color={RED.has(item.kind) ? "red" : "orange"} size="2xsmall" data-testid="payneteasy-attention-kind">
-                {KIND_LABEL[item.kind] ?? item.kind}
+              <Badge color={w.status("attentionKind", item.kind).color} size="2xsmall" data-testid="payneteasy-attention-kind">
+                {w.status("attentionKind", item.kind).label}
               </Badge>
               <Text size="small" weight="plus">
                 {item.title}
@@ -120,7 +109,7 @@ export function AttentionList() {
             </div>
             {item.handled ? (
               <Text size="small" className="text-ui-fg-subtle" data-testid="payneteasy-attention-handled">
-                <CheckCircle className="inline" /> Handled by {item.handled.by_email ?? item.handled.by} at {when(item.handled.at)}
+                <CheckCircle className="inline" /> {t("payneteasy.attention.handledBy", { who: item.handled.by_email ?? item.handled.by, when: w.date(item.handled.at) })}
                 {item.handled.note ? `: ${item.handled.note}` : ""}
               </Text>
             ) : (
@@ -134,12 +123,12 @@ export function AttentionList() {
                     data-testid="payneteasy-attention-retry"
                     onClick={() =>
                       retry.mutate(item, {
-                        onSuccess: () => toast.success("Retried: the list shows what it did"),
+                        onSuccess: () => toast.success(t("payneteasy.attention.retried")),
                         onError: (e) => toast.error(errorText(e)),
                       })
                     }
                   >
-                    Retry
+                    {t("payneteasy.attention.retry")}
                   </Button>
                 )}
                 <MarkHandled item={item} />
@@ -147,26 +136,26 @@ export function AttentionList() {
             )}
           </div>
           <Text size="small">
-            <span className="text-ui-fg-subtle">What to do: </span>
+            <span className="text-ui-fg-subtle">{t("payneteasy.attention.whatToDo")} </span>
             {item.what_to_do}
           </Text>
           <Text size="xsmall" className="text-ui-fg-subtle">
-            {when(item.occurred_at)}
-            {item.orderid ? ` · gateway order ${item.orderid}` : ""}
-            {item.client_orderid ? ` · client_orderid ${item.client_orderid}` : ""}
-            {item.amount ? ` · ${item.amount} ${item.currency ?? ""}` : ""}
+            {w.date(item.occurred_at)}
+            {item.orderid ? ` · ${t("payneteasy.attention.gatewayOrder", { id: item.orderid })}` : ""}
+            {item.client_orderid ? ` · ${t("payneteasy.attention.clientOrderId", { id: item.client_orderid })}` : ""}
+            {item.amount ? ` · ${w.money(item.amount, item.currency)}` : ""}
             {item.detail ? ` · ${item.detail}` : ""}
           </Text>
           {(item.order_id || item.payout_id) && (
             <Text size="xsmall">
               {item.order_id && (
                 <Link to={`/orders/${item.order_id}`} className="text-ui-fg-interactive" data-testid="payneteasy-attention-order">
-                  Open the order
+                  {t("payneteasy.attention.openOrder")}
                 </Link>
               )}
               {item.payout_id && (
                 <Link to={`/payouts/${item.payout_id}`} className="text-ui-fg-interactive" data-testid="payneteasy-attention-payout">
-                  Open the payout
+                  {t("payneteasy.attention.openPayout")}
                 </Link>
               )}
             </Text>
@@ -175,6 +164,7 @@ export function AttentionList() {
       ))}
       {count > PAGE && (
         <Table.Pagination
+          translations={w.pagination}
           count={count}
           pageSize={PAGE}
           pageIndex={offset / PAGE}

@@ -5,17 +5,19 @@
  */
 import { CreditCard } from "@medusajs/icons"
 import { useAttentionCount } from "../lib/hooks"
+import { useWords } from "../lib/use-words"
 
 export function AttentionNavIcon() {
   const { data: count } = useAttentionCount()
+  const { t } = useWords()
   if (!count) return <CreditCard />
   return (
     <span
       className="bg-ui-tag-red-icon text-ui-fg-on-color flex h-[15px] w-[15px] items-center justify-center text-[9px] font-medium leading-none"
       data-testid="payneteasy-attention-count"
       data-count={count}
-      title={`${count} item${count === 1 ? "" : "s"} need attention`}
-      aria-label={`${count} item${count === 1 ? "" : "s"} need attention`}
+      title={t("payneteasy.attention.count", { count })}
+      aria-label={t("payneteasy.attention.count", { count })}
     >
       {count > 99 ? "99+" : count}
     </span>
@@ -25,9 +27,10 @@ export function AttentionNavIcon() {
 /** "Attention" with the open count, for the page's tab. */
 export function AttentionTabLabel() {
   const { data: count } = useAttentionCount()
+  const { t } = useWords()
   return (
     <>
-      Attention
+      {t("payneteasy.page.attentionTab")}
       {count ? (
         <span className="text-ui-fg-error ml-1" data-testid="payneteasy-attention-tab-count">
           ({count})

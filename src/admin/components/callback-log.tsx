@@ -2,7 +2,8 @@
 import { Fragment, useState } from "react"
 import { Alert, Button, Container, Heading, Input, Select, Table, Text } from "@medusajs/ui"
 import { errorText, useCallbacks, type CallbackFilters } from "../lib/hooks"
-import { Status, when } from "./format"
+import { useWords } from "../lib/use-words"
+import { Status } from "./format"
 
 const PAGE = 20
 const ANY = "any"
@@ -11,76 +12,78 @@ export function CallbackLog() {
   const [filters, setFilters] = useState<CallbackFilters>({ limit: PAGE, offset: 0 })
   const [open, setOpen] = useState<string | null>(null)
   const list = useCallbacks(filters)
+  const w = useWords()
+  const { t } = w
   const set = (patch: Partial<CallbackFilters>) => setFilters((f) => ({ ...f, ...patch, offset: 0 }))
   const rows = list.data?.callbacks ?? []
   const count = list.data?.count ?? 0
   return (
     <Container className="divide-y p-0" data-testid="payneteasy-callback-log">
       <div className="flex flex-col gap-y-3 px-6 py-4">
-        <Heading level="h2">Callback log</Heading>
+        <Heading level="h2">{t("payneteasy.callbacks.title")}</Heading>
         <div className="grid grid-cols-2 gap-2 md:grid-cols-5">
           <Select value={filters.status ?? ANY} onValueChange={(v) => set({ status: v === ANY ? undefined : v })}>
             <Select.Trigger>
-              <Select.Value placeholder="Status" />
+              <Select.Value placeholder={t("payneteasy.callbacks.status")} />
             </Select.Trigger>
             <Select.Content>
-              <Select.Item value={ANY}>Any status</Select.Item>
+              <Select.Item value={ANY}>{t("payneteasy.callbacks.anyStatus")}</Select.Item>
               {["approved", "declined", "processing", "error", "filtered", "unknown"].map((s) => (
                 <Select.Item key={s} value={s}>
-                  {s}
+                  {w.status("gateway", s).label}
                 </Select.Item>
               ))}
             </Select.Content>
           </Select>
           <Select value={filters.outcome ?? ANY} onValueChange={(v) => set({ outcome: v === ANY ? undefined : v })}>
             <Select.Trigger>
-              <Select.Value placeholder="Outcome" />
+              <Select.Value placeholder={t("payneteasy.callbacks.outcome")} />
             </Select.Trigger>
             <Select.Content>
-              <Select.Item value={ANY}>Any outcome</Select.Item>
+              <Select.Item value={ANY}>{t("payneteasy.callbacks.anyOutcome")}</Select.Item>
               {["received", "processed", "ignored", "failed", "flagged"].map((s) => (
                 <Select.Item key={s} value={s}>
-                  {s}
+                  {w.status("callbackOutcome", s).label}
                 </Select.Item>
               ))}
             </Select.Content>
           </Select>
-          <Input placeholder="Medusa order id" size="small" onChange={(e) => set({ order_id: e.target.value.trim() || undefined })} />
-          <Input type="date" size="small" aria-label="Received from" onChange={(e) => set({ received_from: e.target.value || undefined })} />
+          <Input placeholder={t("payneteasy.callbacks.orderId")} size="small" onChange={(e) => set({ order_id: e.target.value.trim() || undefined })} />
+          <Input type="date" size="small" aria-label={t("payneteasy.callbacks.receivedFrom")} onChange={(e) => set({ received_from: e.target.value || undefined })} />
           <Input
             type="date"
             size="small"
-            aria-label="Received until"
+            aria-label={t("payneteasy.callbacks.receivedUntil")}
             onChange={(e) => set({ received_to: e.target.value ? `${e.target.value}T23:59:59.999Z` : undefined })}
           />
         </div>
       </div>
       {list.isLoading && (
         <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
-          Loading…
+          {t("payneteasy.common.loading")}
         </Text>
       )}
       {list.isError && (
         <div className="px-6 py-4">
-          <Alert variant="error">The callback log could not be loaded: {errorText(list.error)}</Alert>
+          <Alert variant="error">{t("payneteasy.callbacks.loadError", { message: errorText(list.error) })}</Alert>
         </div>
       )}
       {!list.isLoading && !list.isError && rows.length === 0 && (
         <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="payneteasy-callback-log-empty">
-          No callbacks match.
+          {t("payneteasy.callbacks.none")}
         </Text>
       )}
       {rows.length > 0 && (
         <Table>
           <Table.Header>
             <Table.Row>
-              <Table.HeaderCell>Received</Table.HeaderCell>
-              <Table.HeaderCell>From</Table.HeaderCell>
-              <Table.HeaderCell>Gateway order</Table.HeaderCell>
-              <Table.HeaderCell>Type</Table.HeaderCell>
-              <Table.HeaderCell>Status</Table.HeaderCell>
-              <Table.HeaderCell>Amount</Table.HeaderCell>
-              <Table.HeaderCell>Outcome</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.callbacks.received")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.callbacks.from")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.callbacks.gatewayOrder")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.callbacks.type")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.callbacks.status")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.callbacks.amount")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.callbacks.outcome")}</Table.HeaderCell>
               <Table.HeaderCell />
             </Table.Row>
           </Table.Header>
@@ -88,20 +91,20 @@ export function CallbackLog() {
             {rows.map((c) => (
               <Fragment key={c.id}>
                 <Table.Row data-testid="payneteasy-callback-row">
-                  <Table.Cell>{when(c.received_at)}</Table.Cell>
-                  <Table.Cell>{c.source}</Table.Cell>
+                  <Table.Cell>{w.date(c.received_at)}</Table.Cell>
+                  <Table.Cell>{w.status("callbackSource", c.source).label}</Table.Cell>
                   <Table.Cell className="font-mono">{c.orderid}</Table.Cell>
                   <Table.Cell>{c.type || "—"}</Table.Cell>
                   <Table.Cell>
                     <Status group="gateway" value={c.status} />
                   </Table.Cell>
-                  <Table.Cell>{c.amount ? `${c.amount} ${c.currency ?? ""}` : "—"}</Table.Cell>
+                  <Table.Cell>{w.money(c.amount, c.currency)}</Table.Cell>
                   <Table.Cell title={c.outcome_detail ?? undefined}>
                     <Status group="callbackOutcome" value={c.outcome} />
                   </Table.Cell>
                   <Table.Cell>
                     <Button size="small" variant="transparent" onClick={() => setOpen(open === c.id ? null : c.id)}>
-                      {open === c.id ? "Hide" : "Parameters"}
+                      {open === c.id ? t("payneteasy.callbacks.hide") : t("payneteasy.callbacks.parameters")}
                     </Button>
                   </Table.Cell>
                 </Table.Row>
@@ -124,6 +127,7 @@ export function CallbackLog() {
       )}
       {count > 0 && (
         <Table.Pagination
+          translations={w.pagination}
           count={count}
           pageSize={PAGE}
           pageIndex={filters.offset / PAGE}

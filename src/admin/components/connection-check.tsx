@@ -5,48 +5,50 @@
  */
 import { Alert, Button, Container, Heading, Table, Text } from "@medusajs/ui"
 import { errorText, useDoctor } from "../lib/hooks"
+import { useWords } from "../lib/use-words"
 
 export function ConnectionCheck() {
   const doctor = useDoctor()
+  const { t } = useWords()
   const providers = doctor.data?.providers ?? []
   return (
     <Container className="divide-y p-0" data-testid="payneteasy-connection">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
-          <Heading level="h2">Connection check</Heading>
+          <Heading level="h2">{t("payneteasy.connection.title")}</Heading>
           <Text size="small" className="text-ui-fg-subtle">
-            Asks the gateway one STATUS for a made-up order with each provider's credentials. Nothing is paid or created.
+            {t("payneteasy.connection.intro")}
           </Text>
         </div>
         <Button size="small" onClick={() => doctor.mutate(undefined)} isLoading={doctor.isPending} data-testid="payneteasy-run-check">
-          Run connection check
+          {t("payneteasy.connection.run")}
         </Button>
       </div>
       {doctor.isError && (
         <div className="px-6 py-4">
-          <Alert variant="error">The check could not run: {errorText(doctor.error)}</Alert>
+          <Alert variant="error">{t("payneteasy.connection.runError", { message: errorText(doctor.error) })}</Alert>
         </div>
       )}
       {doctor.isIdle && (
         <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
-          Press “Run connection check” to test every PaynetEasy provider of this store.
+          {t("payneteasy.connection.idle")}
         </Text>
       )}
       {doctor.isSuccess && providers.length === 0 && (
         <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
-          No PaynetEasy provider is registered in medusa-config.ts.
+          {t("payneteasy.connection.noProviders")}
         </Text>
       )}
       {providers.length > 0 && (
         <Table>
           <Table.Header>
             <Table.Row>
-              <Table.HeaderCell>Provider</Table.HeaderCell>
-              <Table.HeaderCell>Gateway</Table.HeaderCell>
-              <Table.HeaderCell>Login</Table.HeaderCell>
-              <Table.HeaderCell>Flow / capture</Table.HeaderCell>
-              <Table.HeaderCell>RSA key</Table.HeaderCell>
-              <Table.HeaderCell>Result</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.connection.provider")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.connection.gateway")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.connection.login")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.connection.flowCapture")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.connection.rsaKey")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.connection.result")}</Table.HeaderCell>
             </Table.Row>
           </Table.Header>
           <Table.Body>
@@ -63,7 +65,13 @@ export function ConnectionCheck() {
                 <Table.Cell>
                   {p.flow ?? "—"} / {p.capture ?? "—"}
                 </Table.Cell>
-                <Table.Cell>{p.rsa_key_loaded ? `loaded${p.rsa_key_bits ? ` (${p.rsa_key_bits} bits)` : ""}` : "not loaded"}</Table.Cell>
+                <Table.Cell>
+                  {p.rsa_key_loaded
+                    ? p.rsa_key_bits
+                      ? t("payneteasy.connection.keyLoadedBits", { bits: p.rsa_key_bits })
+                      : t("payneteasy.connection.keyLoaded")
+                    : t("payneteasy.connection.keyNotLoaded")}
+                </Table.Cell>
                 <Table.Cell className="max-w-md whitespace-normal">
                   <Alert variant={p.check.ok ? "success" : "error"} data-testid="payneteasy-provider-result">
                     {p.check.message}

@@ -13,74 +13,65 @@ import { Button, Heading, Table, Text, toast, usePrompt } from "@medusajs/ui"
 import { Link } from "react-router-dom"
 import { errorText } from "../lib/hooks"
 import { useCancelRecurringPayment, useRetryRecurringSetUp, type RecurringPayment } from "../lib/recurring"
-import { describeSchedule } from "../lib/subscription-schedule"
+import { useWords } from "../lib/use-words"
 import { Field } from "./field"
-import { Status, when } from "./format"
+import { Status } from "./format"
 import { RetryChargeButton } from "./retry-charge-button"
 import { orderRef } from "../lib/formatters"
-import { useWords } from "../lib/use-words"
-
-const money = (amount: string | null | undefined, currency: string | null | undefined) =>
-  amount ? `${amount} ${(currency ?? "").toUpperCase()}` : "—"
 
 const CANCELLABLE = new Set(["active", "past_due", "needs_attention"])
-const CANCEL_LIMITS =
-  "Cancelling stops renewal orders in Medusa and asks PaynetEasy to stop the schedule (its finish date becomes today). If the gateway refuses or cannot confirm, you are told: stop it in the PaynetEasy merchant portal then (charges it still makes are flagged for a refund)."
 
 /** What the gateway's schedule did when it was cancelled here (models/recurring-payment.ts `gateway_cancel`). */
-function gatewayStop(rp: RecurringPayment): { text: string; ok: boolean } | null {
+function gatewayStop(rp: RecurringPayment, t: ReturnType<typeof useWords>["t"]): { text: string; ok: boolean } | null {
   if (rp.status !== "cancelled") return null
   switch (rp.gateway_cancel) {
     case "stopped":
-      return { ok: true, text: "Stopped at the gateway: no further charges." }
+      return { ok: true, text: t("payneteasy.recurring.stopped") }
     case "refused":
-      return { ok: false, text: `Cancelled here only: the gateway refused to stop the schedule (${rp.gateway_cancel_reason}). Stop it in the PaynetEasy merchant portal.` }
+      return { ok: false, text: t("payneteasy.recurring.refused", { reason: rp.gateway_cancel_reason }) }
     case "unknown":
     case "pending":
-      return { ok: false, text: `Cancelled here only: stopping the schedule at the gateway could not be confirmed (${rp.gateway_cancel_reason ?? "no answer yet"}). Cancel again to ask the gateway, or check the merchant portal.` }
+      return { ok: false, text: t("payneteasy.recurring.unconfirmed", { reason: rp.gateway_cancel_reason ?? t("payneteasy.recurring.noAnswerYet") }) }
     default:
-      return rp.recurring_payment_id
-        ? { ok: false, text: "Cancelled here only: the gateway was not asked to stop the schedule. Cancel again to stop it there." }
-        : null
+      return rp.recurring_payment_id ? { ok: false, text: t("payneteasy.recurring.notAsked") } : null
   }
 }
-
-const RETRY_NOTE =
-  "Set it up again once the gateway answers: a recurring payment the gateway already made for it is found and adopted, never made twice."
 
 export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
   const cancel = useCancelRecurringPayment()
   const retry = useRetryRecurringSetUp()
   const prompt = usePrompt()
-  const words = useWords()
+  const w = useWords()
+  const { t } = w
+  const money = w.money
 
   const onRetry = () =>
     retry.mutate(rp.id, {
       onSuccess: ({ recurring_payment: r }) =>
         r.status === "active"
-          ? toast.success("Recurring payment set up")
+          ? toast.success(t("payneteasy.recurring.setUp"))
           : r.status === "pending"
-            ? toast.info("Setting it up again", { description: "The gateway did not answer yet; Medusa retries in a few seconds." })
-            : toast.warning(`Recurring payment ${r.status.replace(/_/g, " ")}`, { description: r.reason ?? undefined }),
+            ? toast.info(t("payneteasy.recurring.settingUpAgain"), { description: t("payneteasy.recurring.settingUpAgainNote") })
+            : toast.warning(t("payneteasy.recurring.retryOutcome", { status: w.status("recurring", r.status).label }), { description: r.reason ?? undefined }),
       onError: (e) => toast.error(errorText(e)),
     })
 
-  const stop = gatewayStop(rp)
+  const stop = gatewayStop(rp, t)
   const canCancel = CANCELLABLE.has(rp.status) || (rp.status === "cancelled" && !!rp.recurring_payment_id && rp.gateway_cancel !== "stopped")
 
   const onCancel = async () => {
     const ok = await prompt({
-      title: "Cancel this subscription?",
-      description: `${money(rp.amount, rp.currency_code)} ${describeSchedule(rp)}. ${CANCEL_LIMITS} This cannot be undone.`,
-      confirmText: "Yes, cancel it",
-      cancelText: "Keep it",
+      title: t("payneteasy.recurring.cancelTitle"),
+      description: t("payneteasy.recurring.cancelDescription", { what: `${money(rp.amount, rp.currency_code)} ${w.schedule(rp)}`, limits: t("payneteasy.recurring.cancelLimits") }),
+      confirmText: t("payneteasy.recurring.cancelConfirm"),
+      cancelText: t("payneteasy.recurring.keep"),
     })
     if (!ok) return
     cancel.mutate(rp.id, {
       onSuccess: (r) =>
         r.gateway_cancelled
-          ? toast.success("Subscription cancelled and stopped at the gateway", { description: r.note })
-          : toast.warning("Subscription cancelled here only", { description: r.note }),
+          ? toast.success(t("payneteasy.recurring.cancelledAndStopped"), { description: r.note })
+          : toast.warning(t("payneteasy.recurring.cancelledHereOnly"), { description: r.note }),
       onError: (e) => toast.error(errorText(e)),
     })
   }
@@ -89,21 +80,21 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
     <div className="flex flex-col gap-y-3 px-6 py-4" data-testid="payneteasy-recurring-payment" data-id={rp.id}>
       <div className="flex items-center justify-between gap-x-3">
         <Heading level="h3">
-          {money(rp.amount, rp.currency_code)} {describeSchedule(rp)}
+          {money(rp.amount, rp.currency_code)} {w.schedule(rp)}
         </Heading>
         <span data-testid="payneteasy-recurring-status">
           <Status group="recurring" value={rp.status} />
         </span>
       </div>
       <div className="grid grid-cols-2 gap-4">
-        <Field label="Gateway recurring payment" value={rp.recurring_payment_id} testId="payneteasy-recurring-gateway-id" />
-        <Field label="Card" value={rp.card ? words.card(rp.card.brand, rp.card.last4) : null} testId="payneteasy-recurring-card" mono={false} />
-        <Field label="Created" value={when(rp.created_at)} mono={false} />
-        <Field label="Next charge" value={rp.status === "active" || rp.status === "past_due" ? when(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
+        <Field label={t("payneteasy.recurring.gatewayId")} value={rp.recurring_payment_id} testId="payneteasy-recurring-gateway-id" />
+        <Field label={t("payneteasy.recurring.card")} value={rp.card ? w.card(rp.card.brand, rp.card.last4) : null} testId="payneteasy-recurring-card" mono={false} />
+        <Field label={t("payneteasy.recurring.created")} value={w.date(rp.created_at)} mono={false} />
+        <Field label={t("payneteasy.recurring.nextCharge")} value={rp.status === "active" || rp.status === "past_due" ? w.date(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
         {rp.cancelled_at && (
           <Field
-            label="Cancelled"
-            value={rp.cancelled_by ? words.t("payneteasy.retry.cancelledBy", { when: when(rp.cancelled_at), who: rp.cancelled_by_email ?? rp.cancelled_by }) : when(rp.cancelled_at)}
+            label={t("payneteasy.recurring.cancelled")}
+            value={rp.cancelled_by ? t("payneteasy.retry.cancelledBy", { when: w.date(rp.cancelled_at), who: rp.cancelled_by_email ?? rp.cancelled_by }) : w.date(rp.cancelled_at)}
             testId="payneteasy-recurring-cancelled"
             mono={false}
           />
@@ -118,21 +109,21 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
         <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-recurring-reason">{rp.reason}</Text>
       )}
       {rp.charges.length === 0 ? (
-        <Text size="small" className="text-ui-fg-subtle" data-testid="payneteasy-recurring-no-charges">No renewal charges yet.</Text>
+        <Text size="small" className="text-ui-fg-subtle" data-testid="payneteasy-recurring-no-charges">{t("payneteasy.recurring.noCharges")}</Text>
       ) : (
         <Table>
           <Table.Header>
             <Table.Row>
-              <Table.HeaderCell>Charged</Table.HeaderCell>
-              <Table.HeaderCell>Status</Table.HeaderCell>
-              <Table.HeaderCell>Amount</Table.HeaderCell>
-              <Table.HeaderCell>Renewal order</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.recurring.charged")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.recurring.status")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.recurring.amount")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.recurring.renewalOrder")}</Table.HeaderCell>
             </Table.Row>
           </Table.Header>
           <Table.Body>
             {rp.charges.map((c) => (
               <Table.Row key={c.id} data-testid="payneteasy-recurring-charge">
-                <Table.Cell className="whitespace-nowrap">{when(c.charged_at)}</Table.Cell>
+                <Table.Cell className="whitespace-nowrap">{w.date(c.charged_at)}</Table.Cell>
                 <Table.Cell>
                   <Status group="recurringCharge" value={c.status} />
                   {c.error_message || c.note ? (
@@ -158,29 +149,29 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
         <div className="flex items-center justify-between gap-x-3" data-testid="payneteasy-recurring-past-due">
           {rp.can_retry_charge ? (
             <>
-              <Text size="xsmall" className="text-ui-fg-muted">{words.t("payneteasy.retry.hint")}</Text>
+              <Text size="xsmall" className="text-ui-fg-muted">{t("payneteasy.retry.hint")}</Text>
               <RetryChargeButton
                 target={{ url: `/admin/payneteasy/recurring-payments/${rp.id}/retry-charge`, amount: rp.amount, currency: rp.currency_code, card: rp.card }}
               />
             </>
           ) : (
-            <Text size="xsmall" className="text-ui-fg-muted" data-testid="payneteasy-recurring-no-card">{words.t("payneteasy.retry.noCard")}</Text>
+            <Text size="xsmall" className="text-ui-fg-muted" data-testid="payneteasy-recurring-no-card">{t("payneteasy.retry.noCard")}</Text>
           )}
         </div>
       )}
       {rp.status === "needs_attention" && !rp.recurring_payment_id && (
         <div className="flex items-center justify-between gap-x-3">
-          <Text size="xsmall" className="text-ui-fg-muted">{RETRY_NOTE}</Text>
+          <Text size="xsmall" className="text-ui-fg-muted">{t("payneteasy.recurring.retryNote")}</Text>
           <Button size="small" variant="secondary" className="shrink-0" onClick={onRetry} isLoading={retry.isPending} data-testid="payneteasy-recurring-retry">
-            Retry set-up
+            {t("payneteasy.recurring.retrySetUp")}
           </Button>
         </div>
       )}
       {canCancel && (
         <div className="flex items-center justify-between gap-x-3">
-          <Text size="xsmall" className="text-ui-fg-muted">{CANCEL_LIMITS}</Text>
+          <Text size="xsmall" className="text-ui-fg-muted">{t("payneteasy.recurring.cancelLimits")}</Text>
           <Button size="small" variant="danger" className="shrink-0" onClick={onCancel} isLoading={cancel.isPending} data-testid="payneteasy-recurring-cancel">
-            {rp.status === "cancelled" ? "Stop at the gateway" : "Cancel subscription"}
+            {rp.status === "cancelled" ? t("payneteasy.recurring.stopAtGateway") : t("payneteasy.recurring.cancelSubscription")}
           </Button>
         </div>
       )}

@@ -7,16 +7,14 @@ import { Button, Container, Heading, Input, Label, Select, Text, toast, usePromp
 import { useEffect, useState } from "react"
 import { errorText } from "../lib/hooks"
 import { useSaveSchedule, type ScheduleTarget } from "../lib/recurring"
-import { PERIODS, checkSchedule, describeSchedule, invalidScheduleReason, readSchedule } from "../lib/subscription-schedule"
+import { PERIODS, checkSchedule, invalidScheduleReason, readSchedule } from "../lib/subscription-schedule"
+import { useWords } from "../lib/use-words"
 
-export function SubscriptionScheduleCard(props: {
-  target: ScheduleTarget
-  metadata: Record<string, unknown> | null | undefined
-  /** "product" or "variant": the wording of the card. */
-  noun: string
-  /** A product card says variants may override it; a variant card says it overrides the product. */
-  hint: string
-}) {
+/** The card's words on a product page or a variant page (a product's hint says variants may override it). */
+export function SubscriptionScheduleCard(props: { target: ScheduleTarget; metadata: Record<string, unknown> | null | undefined }) {
+  const w = useWords()
+  const { t } = w
+  const kind = props.target.kind // "product" | "variant": the card's own sentences (payneteasy.scheduleCard.<kind>.*)
   const stored = readSchedule(props.metadata)
   const invalid = invalidScheduleReason(props.metadata)
   const save = useSaveSchedule(props.target)
@@ -35,14 +33,14 @@ export function SubscriptionScheduleCard(props: {
   const onSave = () => {
     const check = checkSchedule({ period, interval: intervalText })
     if (!check.ok) {
-      setError({ field: check.field, message: check.message })
+      setError({ field: check.field, message: t(`payneteasy.schedule.${check.key}`, check.values) })
       return
     }
     setError(null)
     save.mutate(check.schedule, {
       onSuccess: () => {
         setEditing(false)
-        toast.success(`This ${props.noun} is now a subscription, charged ${describeSchedule(check.schedule)}`)
+        toast.success(t(`payneteasy.scheduleCard.${kind}.saved`, { schedule: w.schedule(check.schedule) }))
       },
       onError: (e) => toast.error(errorText(e)),
     })
@@ -50,37 +48,37 @@ export function SubscriptionScheduleCard(props: {
 
   const onRemove = async () => {
     const ok = await prompt({
-      title: "Stop selling as a subscription?",
-      description: `New orders of this ${props.noun} will not create recurring payments. Existing subscriptions are not changed.`,
-      confirmText: "Remove schedule",
-      cancelText: "Cancel",
+      title: t("payneteasy.scheduleCard.removeTitle"),
+      description: t(`payneteasy.scheduleCard.${kind}.removeDescription`),
+      confirmText: t("payneteasy.scheduleCard.removeConfirm"),
+      cancelText: t("payneteasy.common.cancel"),
     })
     if (!ok) return
     save.mutate(null, {
-      onSuccess: () => toast.success(`This ${props.noun} is no longer a subscription`),
+      onSuccess: () => toast.success(t(`payneteasy.scheduleCard.${kind}.removed`)),
       onError: (e) => toast.error(errorText(e)),
     })
   }
 
   return (
     <Container className="flex flex-col gap-y-3 px-6 py-4" data-testid="payneteasy-subscription">
-      <Heading level="h2">Subscription (PaynetEasy)</Heading>
+      <Heading level="h2">{t("payneteasy.scheduleCard.title")}</Heading>
       <Text size="small" className="text-ui-fg-subtle" data-testid="payneteasy-subscription-state">
         {stored
-          ? `Sold as a subscription: charged ${describeSchedule(stored)} by a PaynetEasy recurring payment.`
-          : `Not a subscription.`}
+          ? t("payneteasy.scheduleCard.sold", { schedule: w.schedule(stored) })
+          : t("payneteasy.scheduleCard.notSubscription")}
       </Text>
       {invalid && (
         <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-subscription-invalid">
-          {invalid}. Orders of it get no recurring payment until a schedule is saved or the value removed.
+          {t("payneteasy.scheduleCard.invalid", { reason: invalid })}
         </Text>
       )}
-      <Text size="xsmall" className="text-ui-fg-muted">{props.hint}</Text>
+      <Text size="xsmall" className="text-ui-fg-muted">{t(`payneteasy.scheduleCard.${kind}.hint`)}</Text>
       {editing ? (
         <div className="flex flex-col gap-y-3">
           <div className="flex gap-x-3">
             <div className="flex flex-1 flex-col gap-y-1">
-              <Label size="small" htmlFor="payneteasy-subscription-interval">Every</Label>
+              <Label size="small" htmlFor="payneteasy-subscription-interval">{t("payneteasy.scheduleCard.every")}</Label>
               <Input
                 id="payneteasy-subscription-interval"
                 size="small"
@@ -92,14 +90,14 @@ export function SubscriptionScheduleCard(props: {
               />
             </div>
             <div className="flex flex-1 flex-col gap-y-1">
-              <Label size="small">Period</Label>
+              <Label size="small">{t("payneteasy.scheduleCard.period")}</Label>
               <Select value={period} onValueChange={setPeriod}>
                 <Select.Trigger data-testid="payneteasy-subscription-period" aria-invalid={error?.field === "period"}>
                   <Select.Value />
                 </Select.Trigger>
                 <Select.Content>
                   {PERIODS.map((p) => (
-                    <Select.Item key={p} value={p}>{p}</Select.Item>
+                    <Select.Item key={p} value={p}>{t(`payneteasy.schedule.period.${p}`)}</Select.Item>
                   ))}
                 </Select.Content>
               </Select>
@@ -109,19 +107,19 @@ export function SubscriptionScheduleCard(props: {
             <Text size="small" className="text-ui-fg-error" data-testid="payneteasy-subscription-error">{error.message}</Text>
           )}
           <div className="flex justify-end gap-x-2">
-            <Button size="small" variant="secondary" onClick={() => { setEditing(false); setError(null) }}>Cancel</Button>
-            <Button size="small" onClick={onSave} isLoading={save.isPending} data-testid="payneteasy-subscription-save">Save</Button>
+            <Button size="small" variant="secondary" onClick={() => { setEditing(false); setError(null) }}>{t("payneteasy.common.cancel")}</Button>
+            <Button size="small" onClick={onSave} isLoading={save.isPending} data-testid="payneteasy-subscription-save">{t("payneteasy.scheduleCard.save")}</Button>
           </div>
         </div>
       ) : (
         <div className="flex justify-end gap-x-2">
           {(stored || invalid) && (
             <Button size="small" variant="danger" onClick={onRemove} isLoading={save.isPending} data-testid="payneteasy-subscription-remove">
-              Remove
+              {t("payneteasy.scheduleCard.remove")}
             </Button>
           )}
           <Button size="small" variant="secondary" onClick={() => setEditing(true)} data-testid="payneteasy-subscription-edit">
-            {stored ? "Edit schedule" : "Sell as subscription"}
+            {stored ? t("payneteasy.scheduleCard.edit") : t("payneteasy.scheduleCard.sell")}
           </Button>
         </div>
       )}

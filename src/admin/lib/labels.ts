@@ -14,6 +14,7 @@ import type { GATEWAY_CANCEL_STATES, RECURRING_STATUSES } from "../../modules/pa
 import type { REBILL_STATES } from "../../modules/payneteasy/models/rebill"
 import { en } from "../i18n/en"
 import type { ACTIVITY_KINDS, ACTIVITY_ORIGINS, PAYMENT_KINDS, THREE_DS_STATES } from "../../core/dashboard/order-money"
+import type { ATTENTION_KINDS } from "../../core/dashboard/attention-item"
 
 export type BadgeColor = "green" | "red" | "orange" | "blue" | "grey" | "purple"
 
@@ -34,6 +35,7 @@ export type StatusValues = {
   threeDs: (typeof THREE_DS_STATES)[number]
   activity: (typeof ACTIVITY_KINDS)[number]
   origin: (typeof ACTIVITY_ORIGINS)[number]
+  attentionKind: (typeof ATTENTION_KINDS)[number]
 }
 export type StatusGroup = keyof StatusValues
 
@@ -61,6 +63,11 @@ export const STATUS_COLORS: { [G in StatusGroup]: Record<StatusValues[G], BadgeC
   threeDs: { reported: "green", challenge_in_progress: "blue", challenge_completed: "green", hosted_page: "grey", no_challenge: "grey", not_applicable: "grey" },
   activity: { authorization: "grey", sale: "grey", capture: "grey", refund: "grey", release: "grey", chargeback: "red", other: "orange" },
   origin: { checkout: "grey", dashboard: "blue", subscription: "grey", gateway: "orange" },
+  attentionKind: {
+    paid_without_order: "orange", chargeback: "red", reconciliation_gave_up: "orange", reply_mismatch: "orange", callback_failed: "red",
+    recurring_not_stopped: "orange", renewal_declined: "red", subscription_not_set_up: "orange", renewal_not_reported: "orange",
+    payment_unresolved: "orange", payout_awaiting_confirmation: "orange",
+  },
 }
 
 /** The i18n key and colour of a status; a value the table does not know gets the group's "unrecognised" wording. */

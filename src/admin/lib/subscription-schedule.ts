@@ -22,7 +22,16 @@ export function invalidScheduleReason(metadata: Record<string, unknown> | null |
 }
 
 export type ScheduleInput = { period: string; interval: string }
-export type ScheduleCheck = { ok: true; schedule: Schedule } | { ok: false; field: "period" | "interval"; message: string }
+/** A refusal: the field, the English message, and its i18n key under payneteasy.schedule with the key's values. */
+export type ScheduleCheck =
+  | { ok: true; schedule: Schedule }
+  | {
+      ok: false
+      field: "period" | "interval"
+      message: string
+      key: "periodInvalid" | "intervalTooBig" | "intervalTooSmall" | "intervalNotWhole"
+      values: Record<string, string | number>
+    }
 
 /** What the form holds (strings) → a schedule, or the first problem with the field it is about. */
 export function checkSchedule(input: ScheduleInput): ScheduleCheck {
@@ -31,14 +40,17 @@ export function checkSchedule(input: ScheduleInput): ScheduleCheck {
   const parsed = recurringScheduleSchema.safeParse({ period: input.period, interval })
   if (parsed.success) return { ok: true, schedule: parsed.data }
   const issue = parsed.error.issues[0]
-  if (issue.path[0] === "period") return { ok: false, field: "period", message: `period must be one of ${PERIODS.join(", ")}` }
-  const message =
-    issue.code === "too_big"
-      ? `interval must be at most ${issue.maximum}`
-      : issue.code === "too_small"
-        ? "interval must be a positive whole number"
-        : "interval must be a whole number of periods"
-  return { ok: false, field: "interval", message }
+  if (issue.path[0] === "period") {
+    const list = PERIODS.join(", ")
+    return { ok: false, field: "period", message: `period must be one of ${list}`, key: "periodInvalid", values: { list } }
+  }
+  if (issue.code === "too_big") {
+    const max = Number(issue.maximum)
+    return { ok: false, field: "interval", message: `interval must be at most ${max}`, key: "intervalTooBig", values: { max } }
+  }
+  return issue.code === "too_small"
+    ? { ok: false, field: "interval", message: "interval must be a positive whole number", key: "intervalTooSmall", values: {} }
+    : { ok: false, field: "interval", message: "interval must be a whole number of periods", key: "intervalNotWhole", values: {} }
 }
 
 /** The `metadata` body for Medusa's product/variant update: sets the schedule, or (null) removes the key. */

@@ -21,6 +21,10 @@ export function useWords() {
     money: (amount: string | null | undefined, currency: string | null | undefined) => formatMoney(amount, currency, lang),
     date: (iso: string | Date | null | undefined) => formatDate(iso, lang),
     card: (brand: string | null | undefined, last4: string | null | undefined) => formatCard(brand, last4, t("payneteasy.common.cardUnknownBrand")),
+    /** Table.Pagination's words ("1 — 8 of 8 results", Prev, Next) in Medusa's own keys, as its LocalizedTablePagination. */
+    pagination: { of: t("general.of"), results: t("general.results"), pages: t("general.pages"), prev: t("general.prev"), next: t("general.next") },
+    /** A subscription schedule in words: "every month", "every 3 months" (i18next plural keys per period). */
+    schedule: (s: { period: string; interval: number }) => t(`payneteasy.schedule.${s.period}`, { count: s.interval }),
     status: (group: StatusGroup, value: string | null | undefined) => {
       const l = statusLabel(group, value)
       return { label: l.known ? t(l.key) : `${t(l.key)} (${value ?? "—"})`, color: l.color }

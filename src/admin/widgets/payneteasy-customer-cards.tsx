@@ -8,25 +8,25 @@ import { Button, Container, Heading, Table, Text, toast, usePrompt } from "@medu
 import { Link } from "react-router-dom"
 import { errorText } from "../lib/hooks"
 import { orderRef } from "../lib/formatters"
+import { useCustomerCards, useDeleteCustomerCard, type AdminSavedCard } from "../lib/saved-card-hooks"
 import { useWords } from "../lib/use-words"
-import { cardWords, useCustomerCards, useDeleteCustomerCard, type AdminSavedCard } from "../lib/saved-card-hooks"
 
 function CustomerCardsWidget({ data: customer }: DetailWidgetProps<HttpTypes.AdminCustomer>) {
   const cards = useCustomerCards(customer.id)
   const remove = useDeleteCustomerCard(customer.id)
   const prompt = usePrompt()
-  const { t } = useWords()
+  const { t, card } = useWords()
 
-  const onDelete = async (card: AdminSavedCard) => {
+  const onDelete = async (c: AdminSavedCard) => {
     const ok = await prompt({
-      title: "Delete saved card?",
-      description: `${cardWords(card)} can no longer be charged after this.`,
-      confirmText: "Delete",
-      cancelText: "Cancel",
+      title: t("payneteasy.cards.deleteTitle"),
+      description: t("payneteasy.cards.deleteDescription", { card: card(c.brand, c.last4) }),
+      confirmText: t("payneteasy.cards.delete"),
+      cancelText: t("payneteasy.common.cancel"),
     })
     if (!ok) return
-    remove.mutate(card.id, {
-      onSuccess: () => toast.success("Saved card deleted"),
+    remove.mutate(c.id, {
+      onSuccess: () => toast.success(t("payneteasy.cards.deleted")),
       onError: (e) => toast.error(errorText(e)),
     })
   }
@@ -34,29 +34,29 @@ function CustomerCardsWidget({ data: customer }: DetailWidgetProps<HttpTypes.Adm
   return (
     <Container className="divide-y p-0" data-testid="payneteasy-customer-cards">
       <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">Saved cards (PaynetEasy)</Heading>
+        <Heading level="h2">{t("payneteasy.cards.title")}</Heading>
       </div>
       {cards.isLoading ? (
-        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">Loading…</Text>
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">{t("payneteasy.common.loading")}</Text>
       ) : cards.isError ? (
         <Text size="small" className="px-6 py-4 text-ui-fg-error">{errorText(cards.error)}</Text>
       ) : !cards.data?.cards.length ? (
-        <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="payneteasy-no-cards">No saved cards.</Text>
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="payneteasy-no-cards">{t("payneteasy.cards.none")}</Text>
       ) : (
         <Table>
           <Table.Header>
             <Table.Row>
-              <Table.HeaderCell>Card</Table.HeaderCell>
-              <Table.HeaderCell>Expiry</Table.HeaderCell>
-              <Table.HeaderCell>Holder</Table.HeaderCell>
-              <Table.HeaderCell>Saved from</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.cards.card")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.cards.expiry")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.cards.holder")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.cards.savedFrom")}</Table.HeaderCell>
               <Table.HeaderCell />
             </Table.Row>
           </Table.Header>
           <Table.Body>
             {cards.data.cards.map((c) => (
               <Table.Row key={c.id} data-testid="payneteasy-customer-card">
-                <Table.Cell>{cardWords(c)}</Table.Cell>
+                <Table.Cell>{card(c.brand, c.last4)}</Table.Cell>
                 <Table.Cell>{c.exp_month && c.exp_year ? `${c.exp_month}/${c.exp_year}` : "—"}</Table.Cell>
                 <Table.Cell>{c.holder ?? "—"}</Table.Cell>
                 <Table.Cell>
@@ -64,11 +64,11 @@ function CustomerCardsWidget({ data: customer }: DetailWidgetProps<HttpTypes.Adm
                     <Link to={`/orders/${c.source_order_id}`} className="text-ui-fg-interactive" data-testid="payneteasy-card-source-order">
                       {t("payneteasy.retry.fromOrder", { order: c.source_order_display_id != null ? orderRef(c.source_order_display_id) : c.source_order_id })}
                     </Link>
-                  ) : c.source === "verification" ? "card verification" : c.source}
+                  ) : c.source === "verification" ? t("payneteasy.cards.fromVerification") : c.source}
                 </Table.Cell>
                 <Table.Cell className="text-right">
                   <Button size="small" variant="danger" onClick={() => onDelete(c)} isLoading={remove.isPending} data-testid="payneteasy-delete-card">
-                    Delete
+                    {t("payneteasy.cards.delete")}
                   </Button>
                 </Table.Cell>
               </Table.Row>

@@ -12,7 +12,7 @@ import { Button, Container, Heading, Input, Label, Select, Text, toast, usePromp
 import { useEffect, useState } from "react"
 import { errorText } from "../lib/hooks"
 import { useWords } from "../lib/use-words"
-import { cardWords, useCustomerCards, useRebillBalance, useRebillOrder } from "../lib/saved-card-hooks"
+import { useCustomerCards, useRebillBalance, useRebillOrder } from "../lib/saved-card-hooks"
 
 function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrder>) {
   const balance = useRebillBalance(order.id)
@@ -39,7 +39,7 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
   if (refusal || !chargeable) {
     return (
       <Container className="flex flex-col gap-y-2 px-6 py-4" data-testid="payneteasy-order-rebill">
-        <Heading level="h2">Charge saved card</Heading>
+        <Heading level="h2">{w.t("payneteasy.rebill.title")}</Heading>
         <Text size="small" data-testid="payneteasy-rebill-refusal">{refusal?.message}</Text>
       </Container>
     )
@@ -49,10 +49,10 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
     const card = cards.data!.cards.find((c) => c.id === cardId)
     if (!card) return
     const ok = await prompt({
-      title: "Charge saved card?",
-      description: `Charge ${w.money(amount, currency)} to ${cardWords(card)} now, without the customer present.`,
-      confirmText: "Charge",
-      cancelText: "Cancel",
+      title: w.t("payneteasy.rebill.confirmTitle"),
+      description: w.t("payneteasy.rebill.confirmDescription", { amount: w.money(amount, currency), card: w.card(card.brand, card.last4) }),
+      confirmText: w.t("payneteasy.rebill.confirm"),
+      cancelText: w.t("payneteasy.common.cancel"),
     })
     if (!ok) return
     rebill.mutate(
@@ -60,8 +60,8 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
       {
         onSuccess: (r) =>
           r.payment
-            ? toast.success(`Charged ${w.money(r.payment.amount, r.payment.currency_code)} to ${cardWords(card)}`)
-            : toast.warning(r.message ?? "PaynetEasy has not confirmed the charge yet. Check the order at the gateway before charging again."),
+            ? toast.success(w.t("payneteasy.rebill.charged", { amount: w.money(r.payment.amount, r.payment.currency_code), card: w.card(card.brand, card.last4) }))
+            : toast.warning(r.message ?? w.t("payneteasy.rebill.notConfirmed")),
         onError: (e) => toast.error(errorText(e)),
       }
     )
@@ -69,29 +69,29 @@ function OrderRebillWidget({ data: order }: DetailWidgetProps<HttpTypes.AdminOrd
 
   return (
     <Container className="flex flex-col gap-y-3 px-6 py-4" data-testid="payneteasy-order-rebill">
-      <Heading level="h2">Charge saved card</Heading>
+      <Heading level="h2">{w.t("payneteasy.rebill.title")}</Heading>
       <Text size="small" data-testid="payneteasy-outstanding">
-        Chargeable: {w.money(chargeable, currency)}
+        {w.t("payneteasy.rebill.chargeable", { amount: w.money(chargeable, currency) })}
       </Text>
       <div className="flex flex-col gap-y-1">
-        <Label size="small">Card</Label>
+        <Label size="small">{w.t("payneteasy.rebill.card")}</Label>
         <Select value={cardId} onValueChange={setCardId}>
           <Select.Trigger data-testid="payneteasy-rebill-card">
-            <Select.Value placeholder="Choose a card" />
+            <Select.Value placeholder={w.t("payneteasy.rebill.chooseCard")} />
           </Select.Trigger>
           <Select.Content>
             {cards.data.cards.map((c) => (
-              <Select.Item key={c.id} value={c.id}>{`${cardWords(c)} · ${c.exp_month ?? ""}/${c.exp_year ?? ""}`}</Select.Item>
+              <Select.Item key={c.id} value={c.id}>{`${w.card(c.brand, c.last4)} · ${c.exp_month ?? ""}/${c.exp_year ?? ""}`}</Select.Item>
             ))}
           </Select.Content>
         </Select>
       </div>
       <div className="flex flex-col gap-y-1">
-        <Label size="small">Amount ({currency})</Label>
+        <Label size="small">{w.t("payneteasy.rebill.amount", { currency })}</Label>
         <Input size="small" value={amount} onChange={(e) => setAmount(e.target.value)} data-testid="payneteasy-rebill-amount" />
       </div>
       <Button size="small" onClick={onCharge} isLoading={rebill.isPending} data-testid="payneteasy-rebill-charge">
-        Charge saved card
+        {w.t("payneteasy.rebill.submit")}
       </Button>
     </Container>
   )

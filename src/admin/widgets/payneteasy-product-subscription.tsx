@@ -11,8 +11,6 @@ function ProductSubscriptionWidget({ data: product }: DetailWidgetProps<HttpType
     <SubscriptionScheduleCard
       target={{ kind: "product", productId: product.id }}
       metadata={product.metadata}
-      noun="product"
-      hint="Applies to every variant of this product unless a variant has its own schedule (variant page)."
     />
   )
 }

@@ -11,8 +11,6 @@ function VariantSubscriptionWidget({ data: variant }: DetailWidgetProps<HttpType
     <SubscriptionScheduleCard
       target={{ kind: "variant", productId: variant.product_id!, variantId: variant.id }}
       metadata={variant.metadata}
-      noun="variant"
-      hint="This variant's schedule wins over the product's."
     />
   )
 }

@@ -1,7 +1,9 @@
 /** One item of the attention queue (the owner's inbox), as GET /admin/payneteasy/attention answers it. */
-export type AttentionKind =
-  | "paid_without_order" | "chargeback" | "reconciliation_gave_up" | "callback_failed" | "reply_mismatch" | "recurring_not_stopped"
-  | "renewal_declined" | "subscription_not_set_up" | "renewal_not_reported" | "payment_unresolved" | "payout_awaiting_confirmation"
+export const ATTENTION_KINDS = [
+  "paid_without_order", "chargeback", "reconciliation_gave_up", "callback_failed", "reply_mismatch", "recurring_not_stopped",
+  "renewal_declined", "subscription_not_set_up", "renewal_not_reported", "payment_unresolved", "payout_awaiting_confirmation",
+] as const
+export type AttentionKind = (typeof ATTENTION_KINDS)[number]
 
 export interface AttentionItem {
   id: string

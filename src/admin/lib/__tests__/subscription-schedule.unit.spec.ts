@@ -18,12 +18,12 @@ describe("checkSchedule (what the admin typed)", () => {
 
   it("refuses an interval above 9999 (what the backend accepts)", () => {
     expect(checkSchedule({ period: "day", interval: "9999" })).toMatchObject({ ok: true })
-    expect(checkSchedule({ period: "day", interval: "10000" })).toEqual({ ok: false, field: "interval", message: "interval must be at most 9999" })
+    expect(checkSchedule({ period: "day", interval: "10000" })).toEqual({ ok: false, field: "interval", message: "interval must be at most 9999", key: "intervalTooBig", values: { max: 9999 } })
   })
 
   it.each(["", "months", "Month", "quarter"])("refuses period %p, naming the field", (period) => {
     const r = checkSchedule({ period, interval: "1" })
-    expect(r).toEqual({ ok: false, field: "period", message: "period must be one of day, week, month, year" })
+    expect(r).toEqual({ ok: false, field: "period", message: "period must be one of day, week, month, year", key: "periodInvalid", values: { list: "day, week, month, year" } })
   })
 })
 

@@ -8,13 +8,16 @@ import { AttentionList } from "../../components/attention-list"
 import { AttentionNavIcon, AttentionTabLabel } from "../../components/attention-nav-icon"
 import { CallbackLog } from "../../components/callback-log"
 import { ConnectionCheck } from "../../components/connection-check"
+import { useWords } from "../../lib/use-words"
 
-const PaynetEasyPage = () => (
+const PaynetEasyPage = () => {
+  const { t } = useWords()
+  return (
   <div className="flex flex-col gap-y-3">
     <div>
-      <Heading level="h1">PaynetEasy</Heading>
+      <Heading level="h1">{t("payneteasy.page.title")}</Heading>
       <Text size="small" className="text-ui-fg-subtle">
-        What the gateway told this store, what needs a person, and whether the credentials work.
+        {t("payneteasy.page.intro")}
       </Text>
     </div>
     <Tabs defaultValue="attention">
@@ -22,8 +25,8 @@ const PaynetEasyPage = () => (
         <Tabs.Trigger value="attention">
           <AttentionTabLabel />
         </Tabs.Trigger>
-        <Tabs.Trigger value="callbacks">Callback log</Tabs.Trigger>
-        <Tabs.Trigger value="connection">Connection</Tabs.Trigger>
+        <Tabs.Trigger value="callbacks">{t("payneteasy.page.callbacksTab")}</Tabs.Trigger>
+        <Tabs.Trigger value="connection">{t("payneteasy.page.connectionTab")}</Tabs.Trigger>
       </Tabs.List>
       <div className="mt-3">
         <Tabs.Content value="attention">
@@ -38,9 +41,11 @@ const PaynetEasyPage = () => (
       </div>
     </Tabs>
   </div>
-)
+  )
+}
 
-// the icon shows the open attention items' count (the label is a fixed string in Medusa's route config)
-export const config = defineRouteConfig({ label: "PaynetEasy", icon: AttentionNavIcon })
+// the icon shows the open attention items' count; the label is an i18n key of the plugin's words (translationNs: the
+// dashboard's default namespace, where i18n/index.ts merges them)
+export const config = defineRouteConfig({ label: "payneteasy.nav.payneteasy", translationNs: "translation", icon: AttentionNavIcon })
 
 export default PaynetEasyPage

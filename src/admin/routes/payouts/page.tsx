@@ -69,6 +69,7 @@ const PayoutsPage = () => {
       </Table>
       {!isLoading && count === 0 ? <Text className="px-6 py-4 text-ui-fg-subtle">{t("payneteasy.payouts.none")}</Text> : null}
       <Table.Pagination
+        translations={w.pagination}
         count={count}
         pageSize={PAGE}
         pageIndex={page}
@@ -82,6 +83,6 @@ const PayoutsPage = () => {
   )
 }
 
-export const config = defineRouteConfig({ label: "Payouts", icon: CashSolid })
+export const config = defineRouteConfig({ label: "payneteasy.nav.payouts", translationNs: "translation", icon: CashSolid })
 
 export default PayoutsPage

@@ -76,12 +76,12 @@ const PayoutDetailPage = () => {
         <details className="px-6 py-3" data-testid="payneteasy-technical">
           <summary className="cursor-pointer select-none text-ui-fg-subtle txt-compact-small-plus">{t("payneteasy.common.technicalDetails")}</summary>
           <div className="mt-2 grid grid-cols-2 gap-2 font-mono text-xs">
-            <span>client_orderid</span><span>{p.client_orderid}</span>
-            <span>gateway order id</span><span>{p.gateway_order_id ?? "—"}</span>
-            <span>check serial</span><span>{p.check_serial ?? "—"}</span>
-            <span>pay serial</span><span>{p.pay_serial ?? "—"}</span>
-            <span>error</span><span>{p.error_code ?? "—"}</span>
-            <span>id</span><span>{p.id}</span>
+            <span>{t("payneteasy.payouts.technical.clientOrderId")}</span><span>{p.client_orderid}</span>
+            <span>{t("payneteasy.payouts.technical.gatewayOrderId")}</span><span>{p.gateway_order_id ?? "—"}</span>
+            <span>{t("payneteasy.payouts.technical.checkSerial")}</span><span>{p.check_serial ?? "—"}</span>
+            <span>{t("payneteasy.payouts.technical.paySerial")}</span><span>{p.pay_serial ?? "—"}</span>
+            <span>{t("payneteasy.payouts.technical.error")}</span><span>{p.error_code ?? "—"}</span>
+            <span>{t("payneteasy.payouts.technical.id")}</span><span>{p.id}</span>
           </div>
         </details>
       </Container>
