@@ -169,7 +169,7 @@ export const id: Messages = {
       noAnswerYet: "belum ada jawaban",
       notAsked: "Dibatalkan di sini saja: gateway belum diminta menghentikan jadwal. Batalkan lagi untuk menghentikannya di sana.",
       cancelLimits:
-        "Pembatalan menghentikan pesanan perpanjangan di Medusa dan meminta PaynetEasy menghentikan jadwal (tanggal berakhirnya menjadi hari ini). Jika gateway menolak atau tidak dapat mengonfirmasi, Anda akan diberi tahu: hentikan lalu di portal merchant PaynetEasy (tagihan yang masih dilakukannya ditandai untuk pengembalian dana).",
+        "Pembatalan menghentikan pesanan perpanjangan di Medusa dan meminta PaynetEasy menghentikan jadwal (tanggal berakhirnya menjadi hari ini). Jika gateway menolak atau tidak dapat mengonfirmasi, Anda akan diberi tahu: hentikan jadwal itu di portal merchant PaynetEasy (tagihan yang masih dilakukannya ditandai untuk pengembalian dana).",
       retryNote: "Siapkan lagi setelah gateway menjawab: pembayaran berulang yang sudah dibuat gateway akan ditemukan dan dipakai, tidak pernah dibuat dua kali.",
       setUp: "Pembayaran berulang disiapkan",
       settingUpAgain: "Sedang disiapkan lagi",
