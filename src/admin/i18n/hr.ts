@@ -21,9 +21,9 @@ export const hr: Messages = {
       destination: { card: "Kartica", saved_card: "Spremljena kartica kupca", bank: "Bankovni račun", wallet: "E-novčanik", phone: "Telefon (brzo plaćanje)" },
       callbackSource: { callback: "Obavijest pristupnika", return: "Kupac se vratio u trgovinu", reconcile: "Provjera statusa" },
       callbackOutcome: { received: "Primljeno", processed: "Obrađeno", ignored: "Promjena nije potrebna", failed: "Obrada neuspjela", flagged: "Zahtijeva pažnju" },
-      reconciliation: { pending: "Još se provjerava", final: "Završeno", flagged: "Odustalo: zahtijeva pažnju" },
+      reconciliation: { pending: "Još se provjerava", final: "Završeno", flagged: "Prekinuto: zahtijeva pažnju" },
       recurring: {
-        pending: "Postavlja se", active: "Aktivno", not_set_up: "Nije postavljeno", failed: "Neuspjelo", needs_attention: "Zahtijeva pažnju", past_due: "Dospjelo", cancelled: "Otkazano",
+        pending: "Postavlja se", active: "Aktivna", not_set_up: "Nije postavljena", failed: "Neuspjela", needs_attention: "Zahtijeva pažnju", past_due: "U zakašnjenju", cancelled: "Otkazana",
       },
       recurringCancel: { pending: "Zaustavlja se kod pristupnika", stopped: "Zaustavljeno kod pristupnika", refused: "Pristupnik odbio zaustaviti", unknown: "Nepoznato je li zaustavljeno" },
       recurringCharge: {
@@ -46,9 +46,9 @@ export const hr: Messages = {
       },
       origin: { checkout: "Kupac pri naplati", dashboard: "Ova nadzorna ploča", subscription: "Pretplata", gateway: "Javio pristupnik" },
       attentionKind: {
-        paid_without_order: "Plaćeno, nema narudžbe", chargeback: "Osporeno plaćanje", reconciliation_gave_up: "Usklađivanje odustalo",
+        paid_without_order: "Plaćeno, nema narudžbe", chargeback: "Osporeno plaćanje", reconciliation_gave_up: "Usklađivanje prekinuto",
         reply_mismatch: "Odgovor o drugom plaćanju", callback_failed: "Obavijest neuspjela", recurring_not_stopped: "Pretplata nije zaustavljena",
-        renewal_declined: "Dospjelo", subscription_not_set_up: "Pretplata nije postavljena", renewal_not_reported: "Obnova nije javljena",
+        renewal_declined: "U zakašnjenju", subscription_not_set_up: "Pretplata nije postavljena", renewal_not_reported: "Obnova nije javljena",
         payment_unresolved: "Plaćanje nerazriješeno", payout_awaiting_confirmation: "Isplata za potvrdu",
       },
     },

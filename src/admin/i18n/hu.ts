@@ -136,7 +136,7 @@ export const hu: Messages = {
     },
     scheduleCard: {
       title: "Előfizetés (PaynetEasy)",
-      sold: "Előfizetésként árulva: {{schedule}} terhelve PaynetEasy ismétlődő fizetéssel.",
+      sold: "Előfizetésként értékesítve: {{schedule}} terhelve PaynetEasy ismétlődő fizetéssel.",
       notSubscription: "Nem előfizetés.",
       invalid: "{{reason}}. A rendelései nem kapnak ismétlődő fizetést, amíg nem ment ütemezést, vagy nem törli az értéket.",
       every: "Gyakoriság",
@@ -144,8 +144,8 @@ export const hu: Messages = {
       save: "Mentés",
       remove: "Eltávolítás",
       edit: "Ütemezés szerkesztése",
-      sell: "Árulás előfizetésként",
-      removeTitle: "Leállítja az előfizetéses árulást?",
+      sell: "Értékesítés előfizetésként",
+      removeTitle: "Leállítja az előfizetéses értékesítést?",
       removeConfirm: "Ütemezés eltávolítása",
       product: {
         hint: "A termék minden változatára vonatkozik, kivéve ha egy változatnak saját ütemezése van (változat oldala).",
