@@ -238,7 +238,7 @@ export const ja: Messages = {
       cancel: "キャンセル",
       technicalDetails: "技術的な詳細",
       orderRef: "注文 #{{id}}",
-      by: "{{who}}による",
+      by: "（{{who}}）",
       card: "{{brand}} •••• {{last4}}",
       cardUnknownBrand: "カード",
     },

@@ -238,7 +238,7 @@ export const ko: Messages = {
       cancel: "취소",
       technicalDetails: "기술 세부 정보",
       orderRef: "주문 #{{id}}",
-      by: "{{who}} 님",
+      by: "({{who}})",
       card: "{{brand}} •••• {{last4}}",
       cardUnknownBrand: "카드",
     },
