@@ -296,10 +296,10 @@ export const hu: Messages = {
     confirm: {
       title: "Pénzt küld?",
       cancel: "Mégse",
-      payoutCreate: "Elküld {{amount}} összeget ide: {{destination}}?",
-      payoutCreateTwoStep: "Ellenőrzi a(z) {{amount}} összegű kifizetést ide: {{destination}}? Amíg meg nem erősíti, nincs kifizetés.",
+      payoutCreate: "{{amount}} küldése ide: {{destination}}?",
+      payoutCreateTwoStep: "{{amount}} kifizetésének ellenőrzése ide: {{destination}}? Amíg meg nem erősíti, nincs kifizetés.",
       payoutForm: "Létrehoz egy kifizetési űrlapot {{amount}} összegre? A kedvezményezett adja meg, hová menjen a pénz.",
-      payoutConfirm: "Kifizet most {{amount}} összeget ide: {{destination}}? Ez nem vonható vissza.",
+      payoutConfirm: "{{amount}} kifizetése most ide: {{destination}}? Ez nem vonható vissza.",
       send: "{{amount}} küldése",
       check: "Ellenőrzés",
       createForm: "Űrlap létrehozása",
