@@ -139,7 +139,7 @@ export const sv: Messages = {
       sold: "Säljs som prenumeration: debiteras {{schedule}} via en återkommande PaynetEasy-betalning.",
       notSubscription: "Ingen prenumeration.",
       invalid: "{{reason}}. Beställningar av den får ingen återkommande betalning förrän ett schema sparas eller värdet tas bort.",
-      every: "Var",
+      every: "Intervall",
       period: "Period",
       save: "Spara",
       remove: "Ta bort",
