@@ -136,7 +136,7 @@ export const th: Messages = {
     },
     scheduleCard: {
       title: "การสมัครสมาชิก (PaynetEasy)",
-      sold: "ขายแบบสมัครสมาชิก: เรียกเก็บ{{schedule}}ผ่านการชำระเงินแบบประจำของ PaynetEasy",
+      sold: "ขายแบบสมัครสมาชิก: เรียกเก็บ{{schedule}} ผ่านการชำระเงินแบบประจำของ PaynetEasy",
       notSubscription: "ไม่ใช่การสมัครสมาชิก",
       invalid: "{{reason}} คำสั่งซื้อของรายการนี้จะไม่มีการชำระเงินแบบประจำจนกว่าจะบันทึกรอบหรือลบค่านี้",
       every: "ทุก",
