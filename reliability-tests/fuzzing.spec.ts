@@ -184,6 +184,8 @@ medusaIntegrationTestRunner({
         "GET /admin/payneteasy/recurring-payments": adminGet(fc.constant("/admin/payneteasy/recurring-payments")),
         "POST /admin/payneteasy/recurring-payments/:id/cancel": post(under("/admin/payneteasy/recurring-payments/", "/cancel"), adminJson),
         "POST /admin/payneteasy/recurring-payments/:id/retry": post(under("/admin/payneteasy/recurring-payments/", "/retry"), adminJson),
+        // Retry the charge of a past-due subscription (issue 35): random ids (404) and any body; nothing is charged.
+        "POST /admin/payneteasy/recurring-payments/:id/retry-charge": post(under("/admin/payneteasy/recurring-payments/", "/retry-charge"), adminJson),
       }
 
       // The plan covers every route file and every method it exports (a new route must be added here).
