@@ -233,10 +233,6 @@ medusaIntegrationTestRunner({
           expect(scansWhileOpen).toBeGreaterThanOrEqual(1)
           expect(seenDuring).toEqual([])
           expect(await cvvFields(CVV)).toEqual([])
-          // positive control: the same scan finds a CVV planted in a session's data
-          await pg.raw(`update payment_session set data = data || '{"probe": "${CVV}"}'::jsonb where id = ?`, [session.id])
-          expect(await cvvFields(CVV)).toEqual([expect.stringMatching(/^payment_session\./)])
-          await pg.raw(`update payment_session set data = data - 'probe' where id = ?`, [session.id])
         } finally {
           sandbox().control.clearFaults()
         }
@@ -250,6 +246,12 @@ medusaIntegrationTestRunner({
         expect(declined.status).toBe(402)
         expect(declined.data.message).toMatch(/insufficient funds/i)
         expect(logs.join("")).not.toMatch(/"?(cvv2?|cvc)"?\s*[:=]\s*"?\d/)
+        // Positive control, last (no scan comes after it): the same scan finds a CVV planted in a session's data. It
+        // used to run before the cart completion, and once in three runs the planted value was back in the session
+        // after its removal (a write of the session's data from an earlier read), so the completion copied it into
+        // payment.data and its workflow context and the next scan failed: the test's own value, not the plugin's.
+        await pg.raw(`update payment_session set data = data || '{"probe": "${CVV}"}'::jsonb where id = ?`, [session.id])
+        expect(await cvvFields(CVV)).toContain("payment_session.data.probe")
       })
 
       it("the CVV route is the session owner's only: another customer gets 404, a guest 401, and nothing is charged", async () => {
@@ -341,6 +343,10 @@ medusaIntegrationTestRunner({
           return payment!.id
         }))
         expect(runs.filter((r) => r.status === "fulfilled")).toHaveLength(1)
+        // The charge stands at the gateway: the losing side's rollback (the payment module cancels an authorization it
+        // could not record) must not void the sale the winning Payment holds (it did, in two runs of three).
+        const charged = sandbox().control.transactions().filter((t) => t.operation === "REBILL" && !before.has(t.orderid))
+        expect(charged.flatMap((t) => t.transactions.map((x) => `${x.type} ${x.status}`))).toEqual(["sale approved"])
         expect(approvedRebills(before).map((t) => t.captured)).toEqual(["10.42"])
         const paid = (await payments(collectionId)).filter((p: any) => !p.canceled_at)
         expect(paid).toHaveLength(1)

@@ -84,8 +84,24 @@ export async function refund(ctx: ProviderContext, data: SessionData, refundId: 
   return { ...data, refunds: [...(data.refunds ?? []), { id, amount, currency: data.currency, ...entry }] }
 }
 
+/**
+ * Cancels the payment at the gateway (void, or a full return when the void is refused). `cancelId` is the Payment's id
+ * when Medusa cancels a Payment (payment module `cancelPayment`). Medusa also calls the provider's cancel without one:
+ * to roll back an authorization it could not record (`authorizePaymentSession`: the Payment's insert failed). That
+ * happens when two authorizations of the same session run at once (a callback or reconciliation settling the session
+ * while a workflow authorizes it): the other one recorded the Payment, and a void here would take back the money that
+ * Payment holds (found by saved-card-payments.spec.ts, "two renewals of the same period at the same time": a
+ * captured Payment in Medusa, a voided sale at the gateway). Such a rollback sends nothing; a session that is left
+ * without a Payment is reconciliation's to settle (and the attention queue's, when paid without an order).
+ */
 export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: string | undefined): Promise<Data> {
   if (data.voided || !data.orderId) return data // already voided, or nothing was ever sent to the gateway
+  if (!cancelId) {
+    ctx.logger?.warn(
+      `PaynetEasy: Medusa rolled back an authorization of session ${data.session_id} it could not record (another one recorded it first?); gateway order ${data.orderId} left as it is for reconciliation`
+    )
+    return data
+  }
   const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", statusOf(data)))
   // STATUS describes the order's latest transaction.
   const type = transactionTypeKey(transactionTypeOf(reply))

@@ -260,6 +260,13 @@ describe("provider ↔ sandbox", () => {
     await expect(p.refundPayment({ data: r2.data, amount: 7, context: { idempotency_key: "ref_3" } })).rejects.toThrow(/RETURN refused/)
   })
 
+  it("cancel without a Payment's id (Medusa rolling back an authorization it could not record) sends nothing", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    const out = await p.cancelPayment({ data, context: {} })
+    expect(out.data).toEqual(data)
+    expect(order(session_id).transactions.map((t) => t.type)).toEqual(["preauth"])
+  })
+
   it("cancel: void once; already voided and declined payments are no-ops", async () => {
     const { p, data, session_id } = await authorizedPayment()
     const c = await p.cancelPayment({ data, context: { idempotency_key: "pay_1" } })
