@@ -47,7 +47,8 @@ for (const tier of tiers) {
 fs.rmSync(resultsDir, { recursive: true, force: true })
 
 function fmt(s) {
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s` : `${s.toFixed(1)}s`
+  const whole = Math.round(s)
+  return s >= 60 ? `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, "0")}s` : `${s.toFixed(1)}s`
 }
 
 console.log(`\n---- test tiers (wall time, tests) ----`)
