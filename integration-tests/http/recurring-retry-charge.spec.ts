@@ -205,6 +205,19 @@ medusaIntegrationTestRunner({
       expect(orders.filter((o: any) => o.metadata?.payneteasy_recurring_payment === rp.id)).toHaveLength(1)
     })
 
+    it("an unreadable reply (HTTP 200, not a gateway answer) is settled by STATUS on the same client_orderid: one make-rebill", async () => {
+      const { rp } = await pastDueSubscription("retry-unreadable")
+      const before = sandbox().control.requests()
+      sandbox().control.addFault({ kind: "unreadable-200", operation: "REBILL", times: 1 })
+      const settled = await retryCharge(rp.id)
+      expect(settled.status).toBe(200)
+      expect(settled.data).toMatchObject({ retry: { state: "succeeded", client_orderid: `${rp.id}-r1` }, recurring_payment: { status: "active" } })
+      const after = sandbox().control.requests()
+      expect((after.REBILL ?? 0) - (before.REBILL ?? 0)).toBe(1)
+      expect((after.STATUS ?? 0) - (before.STATUS ?? 0)).toBeGreaterThanOrEqual(1)
+      expect(sandbox().control.byClientOrderId(`${rp.id}-r1`)).toHaveLength(1)
+    })
+
     it("a lost reply is settled by STATUS on the same client_orderid; with STATUS down too it is pending, and the next click asks STATUS, never sends again", async () => {
       const { rp } = await pastDueSubscription("retry-lost")
       const before = sandbox().control.requests()
