@@ -16,6 +16,15 @@ const TRASH_PREFIX = "pne_trash_"
 let counter = 0
 
 const { pgSettings } = require("./template-database")
+const { snapshotInPlace, restoreInPlace, release } = require("./restore-in-place")
+
+let warned = false
+/** An in-place snapshot or restore that failed (a lock held past its timeout…): said once, then the copy is used. */
+function warnOnce(e) {
+  if (!warned) console.warn(`[restore] in place failed, copying the template instead: ${e && e.message}`)
+  warned = true
+  return false
+}
 
 const ident = (s) => `"${s.replace(/"/g, '""')}"`
 
@@ -111,6 +120,9 @@ async function moveAside(c, db) {
 
 async function restore({ databaseName, templateName }) {
   if (databaseName === templateName) throw new Error("Template database name must differ from target database")
+  // The tables the test wrote, put back in place (restore-in-place.js); a copy of the template when that cannot vouch.
+  if (await restoreInPlace(databaseName, templateName).catch(warnOnce)) return
+  await release(databaseName)
   const c = await admin()
   await moveAside(c, databaseName)
   await whileClosing(c, templateName, `CREATE DATABASE ${ident(databaseName)} WITH TEMPLATE ${ident(templateName)}`)
@@ -118,6 +130,8 @@ async function restore({ databaseName, templateName }) {
 
 async function snapshot({ databaseName, templateName }) {
   if (databaseName === templateName) throw new Error("Template database name must differ from source database")
+  await snapshotInPlace(databaseName, templateName).catch(warnOnce)
+  await release(databaseName)
   const c = await admin()
   await moveAside(c, templateName)
   await c.query(`ALTER DATABASE ${ident(databaseName)} WITH ALLOW_CONNECTIONS false`)
@@ -146,6 +160,7 @@ function installFastRestore(databaseModule) {
       shutdown: async function (dbName) {
         // The runner's shutdown closes its connection and drops a database of the given name: none by this name.
         await shutdown.call(this, `${TRASH_PREFIX}none`)
+        await release(dbName)
         try {
           await moveAside(await admin(), dbName)
         } finally {
