@@ -38,9 +38,10 @@ function MarkHandled({ item }: { item: AttentionItem }) {
         isLoading={mark.isPending}
         data-testid="payneteasy-mark-handled"
         onClick={() =>
-          mark.mutate(
-            { id: item.id, note: note.trim() || undefined },
-            { onSuccess: () => toast.success(t("payneteasy.attention.markedHandled")), onError: (e) => toast.error(errorText(e)) }
+          // toasts on the promise: mutate()'s callbacks are dropped when the item leaves the list first
+          mark.mutateAsync({ id: item.id, note: note.trim() || undefined }).then(
+            () => toast.success(t("payneteasy.attention.markedHandled")),
+            (e) => toast.error(errorText(e))
           )
         }
       >
@@ -122,10 +123,10 @@ export function AttentionList() {
                     isLoading={retry.isPending && retry.variables?.id === item.id}
                     data-testid="payneteasy-attention-retry"
                     onClick={() =>
-                      retry.mutate(item, {
-                        onSuccess: () => toast.success(t("payneteasy.attention.retried")),
-                        onError: (e) => toast.error(errorText(e)),
-                      })
+                      retry.mutateAsync(item).then(
+                        () => toast.success(t("payneteasy.attention.retried")),
+                        (e) => toast.error(errorText(e))
+                      )
                     }
                   >
                     {t("payneteasy.attention.retry")}

@@ -32,8 +32,10 @@ export function RetryChargeButton({ target, testId = "payneteasy-retry-charge" }
       cancelText: t("payneteasy.retry.cancelText"),
     })
     if (!ok) return
-    retry.mutate(target.url, {
-      onSuccess: (answer) => {
+    // The answer's toast hangs on the request's promise, not on mutate()'s callbacks: those are dropped when this
+    // button unmounts first, and it does (the refetched attention list no longer holds the item once it is charged).
+    retry.mutateAsync(target.url).then(
+      (answer) => {
         if (answer.outcome === "approved") {
           const renewal = answer.recurring_payment?.charges.find((c) => c.renewal_order_id && c.renewal_order_id === answer.retry?.renewal_order_id)
           toast.success(t("payneteasy.retry.approved", { amount, card: cardText }), {
@@ -47,8 +49,8 @@ export function RetryChargeButton({ target, testId = "payneteasy-retry-charge" }
           toast.warning(t("payneteasy.retry.pending", { amount }), { description: t("payneteasy.retry.pendingDetail") })
         }
       },
-      onError: (e) => toast.error(t("payneteasy.retry.failed"), { description: errorText(e) }),
-    })
+      (e) => toast.error(t("payneteasy.retry.failed"), { description: errorText(e) })
+    )
   }
 
   return (
