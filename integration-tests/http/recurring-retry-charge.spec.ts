@@ -205,10 +205,11 @@ medusaIntegrationTestRunner({
       expect(orders.filter((o: any) => o.metadata?.payneteasy_recurring_payment === rp.id)).toHaveLength(1)
     })
 
-    it("an unreadable reply (HTTP 200, not a gateway answer) is settled by STATUS on the same client_orderid: one make-rebill", async () => {
-      const { rp } = await pastDueSubscription("retry-unreadable")
+    /** The make-rebill's reply spoiled by `kind`: the retry is settled by STATUS on `<rp>-r1`, with one make-rebill. */
+    async function settledByStatusOnce(kind: "unreadable-200" | "response-lost", name: string) {
+      const { rp } = await pastDueSubscription(name)
       const before = sandbox().control.requests()
-      sandbox().control.addFault({ kind: "unreadable-200", operation: "REBILL", times: 1 })
+      sandbox().control.addFault({ kind, operation: "REBILL", times: 1 })
       const settled = await retryCharge(rp.id)
       expect(settled.status).toBe(200)
       expect(settled.data).toMatchObject({ retry: { state: "succeeded", client_orderid: `${rp.id}-r1` }, recurring_payment: { status: "active" } })
@@ -216,19 +217,14 @@ medusaIntegrationTestRunner({
       expect((after.REBILL ?? 0) - (before.REBILL ?? 0)).toBe(1)
       expect((after.STATUS ?? 0) - (before.STATUS ?? 0)).toBeGreaterThanOrEqual(1)
       expect(sandbox().control.byClientOrderId(`${rp.id}-r1`)).toHaveLength(1)
+    }
+
+    it("an unreadable reply (HTTP 200, not a gateway answer) is settled by STATUS on the same client_orderid: one make-rebill", async () => {
+      await settledByStatusOnce("unreadable-200", "retry-unreadable")
     })
 
     it("a lost reply is settled by STATUS on the same client_orderid; with STATUS down too it is pending, and the next click asks STATUS, never sends again", async () => {
-      const { rp } = await pastDueSubscription("retry-lost")
-      const before = sandbox().control.requests()
-      sandbox().control.addFault({ kind: "response-lost", operation: "REBILL", times: 1 })
-      const settled = await retryCharge(rp.id)
-      expect(settled.status).toBe(200)
-      expect(settled.data).toMatchObject({ retry: { state: "succeeded", client_orderid: `${rp.id}-r1` }, recurring_payment: { status: "active" } })
-      const after = sandbox().control.requests()
-      expect((after.REBILL ?? 0) - (before.REBILL ?? 0)).toBe(1)
-      expect((after.STATUS ?? 0) - (before.STATUS ?? 0)).toBeGreaterThanOrEqual(1)
-      expect(sandbox().control.byClientOrderId(`${rp.id}-r1`)).toHaveLength(1)
+      await settledByStatusOnce("response-lost", "retry-lost")
 
       // the reply lost and STATUS failing as well: the card may have been charged, so nothing is claimed either way
       const { rp: rp2 } = await pastDueSubscription("retry-lost-status")
