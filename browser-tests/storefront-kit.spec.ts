@@ -4,7 +4,7 @@
  * (read through the admin API), and the card number appears in no request the pages make except the one to the
  * plugin's card route (direct flow) or the gateway's own card page (hosted flow).
  */
-import type { Page } from "playwright-core"
+import type { Page, Response } from "playwright-core"
 import { createMessages, format } from "../src/storefront"
 import { answerChallenge, fillCardAndPay, VISA } from "./helpers/shop"
 import { DIRECT, HOSTED, SHOP_ORDER_DESCRIPTION, useStorefrontApp, type StorefrontApp } from "./helpers/storefront-app"
@@ -229,15 +229,31 @@ it("a decline the kit has no text for reads as one sentence (the gateway's own '
 it("a payment still unresolved when the kit stops waiting says we are confirming it, offers no way to pay again, and shows no id", async () => {
   const a = app()
   const before = await orders(a)
+  // The page's clock is Playwright's: the kit's 60 s of waiting for the bank pass when the test says so, not in 60 real
+  // seconds (issue 38). Its requests still go to the real app, and every attempt and pause still runs in order.
+  await a.page.clock.install()
   await openShop(a.page, a.shopUrl)
   await a.page.getByLabel(/card form on this page/).check()
   await typeCard(a.page, "217") // the sandbox keeps this one `unknown`: the bank never decides
+  // The kit has asked and is waiting ("confirming…"). Its minute then goes by one pause at a time (4 s, its longest): each
+  // pause ends, the next attempt (completion refused, the session read) is answered, and the kit starts its next pause.
+  await a.page.locator(".pne-status-working").filter({ hasText: en.confirming }).waitFor()
   const status = a.page.locator(".pne-status-pending")
-  await status.waitFor({ timeout: 120_000 })
+  const sessionRead = (r: Response) => r.request().method() === "GET" && decodeURIComponent(r.url()).includes("*payment_collection.payment_sessions")
+  for (let pause = 0; pause < 30 && !(await status.isVisible()); pause++) {
+    const answered = a.page.waitForResponse(sessionRead, { timeout: 15_000 }).catch(() => undefined)
+    await a.page.clock.runFor(4_000)
+    await answered
+    await a.page.waitForTimeout(50)
+  }
+  await status.waitFor({ timeout: 30_000 })
+  // It kept asking through its minute (pauses of 0.5, 1, 2, then 4 s: about 17 attempts), not once.
+  const attempts = a.requests.filter((r) => r.method === "POST" && /\/store\/carts\/[^/]+\/complete$/.test(r.url)).length
+  expect(attempts).toBeGreaterThanOrEqual(12)
   await expect(status.textContent()).resolves.toBe(en.notConfirmed)
   await expect(a.page.getByRole("button", { name: format(en.payButton, { amount: amount() }) }).isDisabled()).resolves.toBe(true)
   expect(await a.page.getByRole("button", { name: en.payAgain }).count()).toBe(0)
   await expect(a.page.locator("body").innerText()).resolves.not.toMatch(/not authori[sz]ed|Session:/i)
   await expectNoIds(a.page, "the pending card form")
   expect(await orders(a)).toHaveLength(before.length)
-}, 240_000) // the kit waits 60 s for the bank before it says so
+}, 120_000) // the kit waits 60 s for the bank (its page clock, above) before it says so
