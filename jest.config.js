@@ -20,6 +20,13 @@ module.exports = {
   runtime: "<rootDir>/integration-tests/setup/code-cache-runtime.js",
 }
 const type = process.env.TEST_TYPE
+// The unit spec files (the contract tier's among them; see "Unit vs contract" below).
+const unitMatch = [
+  "**/src/**/__tests__/**/*.unit.spec.[jt]s",
+  "**/bench/**/__tests__/**/*.unit.spec.[jt]s",
+  // README.md and docs/: length, links and anchors, the options table (docs/__tests__/docs.unit.spec.ts).
+  "**/docs/__tests__/**/*.unit.spec.[jt]s",
+]
 // medusaIntegrationTestRunner boots on a clone of the migrated template database global-setup.js made, not on a
 // freshly migrated one (integration-tests/setup/template-database.js).
 const RUNNER_FROM_TEMPLATE = { "^@medusajs/test-utils$": "<rootDir>/integration-tests/setup/test-utils-from-template.js" }
@@ -46,12 +53,7 @@ if (type === "integration:http") {
   module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
   module.exports.testTimeout = 300000
 } else if (type === "unit") {
-  module.exports.testMatch = [
-    "**/src/**/__tests__/**/*.unit.spec.[jt]s",
-    "**/bench/**/__tests__/**/*.unit.spec.[jt]s",
-    // README.md and docs/: length, links and anchors, the options table (docs/__tests__/docs.unit.spec.ts).
-    "**/docs/__tests__/**/*.unit.spec.[jt]s",
-  ]
+  module.exports.testMatch = unitMatch
 } else if (type === "browser") {
   // Browser tests: browser-tests/**/*.spec.ts drive the sandbox's payer pages in the system Chromium (playwright-core).
   module.exports.testMatch = ["**/browser-tests/**/*.spec.[jt]s"]
@@ -63,28 +65,15 @@ if (type === "integration:http") {
 
 // Unit vs contract: the unit spec files that start a server (the sandbox), open a connection or spawn a process form the
 // contract tier (TEST_TYPE=contract: still no Medusa or Postgres, a few seconds each); the unit tier is the rest. Chosen
-// by what the file calls (socketSpecs below), so a new spec file lands in the right tier without a naming rule.
-if (type === "unit" || type === "contract") {
-  const sockets = socketSpecs()
-  if (type === "unit") module.exports.testPathIgnorePatterns = ["/node_modules/", ...sockets.map(exactPath)]
-  else module.exports.testMatch = sockets.length ? sockets : ["<no socket specs>"]
-}
-
-/** The unit spec files whose code opens sockets or processes, found by what they call (no renaming needed). */
-function socketSpecs() {
-  const fs = require("node:fs")
-  const path = require("node:path")
-  const OPENS = /startSandbox\(|\.listen\(|createServer\(|net\.connect\(|\bspawn(Sync)?\(|\bexecFile(Sync)?\(|\bfetch\(/
-  const found = []
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name)
-      if (e.isDirectory()) { if (e.name !== "node_modules" && !e.name.startsWith(".")) walk(p) }
-      else if (e.name.endsWith(".unit.spec.ts") && p.includes(`${path.sep}__tests__${path.sep}`) && OPENS.test(fs.readFileSync(p, "utf8"))) found.push(p)
-    }
-  }
-  for (const root of ["src", "bench"]) if (fs.existsSync(path.join(__dirname, root))) walk(path.join(__dirname, root))
-  return found.sort()
+// by what the file calls (scripts/contract-spec-files.js), so a new spec file lands in the right tier without a naming
+// rule. TEST_TYPE=unit+contract runs both tiers in one Jest run (`npm run test:quick`, and `npm test`'s first step:
+// scripts/test-tiers.js): the contract files mostly wait on their sockets, so the unit files fill the cores meanwhile.
+if (type === "unit" || type === "contract" || type === "unit+contract") {
+  const { contractSpecFiles } = require("./scripts/contract-spec-files")
+  const contract = contractSpecFiles()
+  if (type === "unit+contract") module.exports.testMatch = unitMatch
+  if (type === "unit") module.exports.testPathIgnorePatterns = ["/node_modules/", ...contract.map(exactPath)]
+  if (type === "contract") module.exports.testMatch = contract.length ? contract : ["<no socket specs>"]
 }
 
 /**

@@ -4,12 +4,17 @@
  * per tier: its wall time and its test count, so a slowdown shows in every run's last lines (`npm test`, CI's log).
  *   node scripts/test-tiers.js unit contract browser integration reliability     (npm test)
  *   node scripts/test-tiers.js unit contract                                     (npm run test:quick)
+ * The unit and contract tiers, named one after the other, run as one Jest run (`test:unit+contract`): the contract
+ * files mostly wait on their sockets and the unit files fill the cores meanwhile (issue 38: 47 s as two runs). Their
+ * run's wall time is printed once, on its own line, and each tier's tests on theirs (a file is the contract tier's when
+ * scripts/contract-spec-files.js lists it, as jest.config.js decides).
  * Stops at the first tier that fails, like `a && b`; the summary still lists it, and the tiers not run.
  */
 const { spawnSync } = require("node:child_process")
 const fs = require("node:fs")
 const os = require("node:os")
 const path = require("node:path")
+const { contractSpecFiles } = require("./contract-spec-files")
 
 const tiers = process.argv.slice(2)
 if (tiers.length === 0) {
@@ -23,28 +28,52 @@ const rows = []
 let failed = false
 const started = Date.now()
 
-for (const tier of tiers) {
+/** The runs to make: each tier alone, except unit and contract next to each other, which run together. */
+const steps = []
+for (let i = 0; i < tiers.length; i++) {
+  if (tiers[i] === "unit" && tiers[i + 1] === "contract") steps.push(["unit", "contract"]), i++
+  else steps.push([tiers[i]])
+}
+
+for (const step of steps) {
+  const name = step.join("+")
   if (failed) {
-    rows.push(`${tier.padEnd(12)} not run (an earlier tier failed)`)
+    for (const tier of step) rows.push(`${tier.padEnd(14)} not run (an earlier tier failed)`)
     continue
   }
-  const out = path.join(resultsDir, `${tier}.json`)
+  const out = path.join(resultsDir, `${name}.json`)
   const t0 = Date.now()
-  const run = spawnSync(npm, ["run", `test:${tier}`, "--", "--json", `--outputFile=${out}`], { stdio: "inherit" })
+  const run = spawnSync(npm, ["run", `test:${name}`, "--", "--json", `--outputFile=${out}`], { stdio: "inherit" })
   const seconds = (Date.now() - t0) / 1000
-  let counts = "no results (jest did not finish)"
-  if (fs.existsSync(out)) {
-    const r = JSON.parse(fs.readFileSync(out, "utf8"))
-    const parts = [`${r.numPassedTests} passed`]
-    if (r.numFailedTests) parts.push(`${r.numFailedTests} failed`)
-    if (r.numPendingTests + r.numTodoTests) parts.push(`${r.numPendingTests + r.numTodoTests} skipped`)
-    counts = `${r.numTotalTests} tests (${parts.join(", ")}) in ${r.numTotalTestSuites} files`
-  }
   const ok = run.status === 0
   if (!ok) failed = true
-  rows.push(`${tier.padEnd(12)} ${fmt(seconds).padStart(7)}  ${counts}${ok ? "" : `  FAILED (exit ${run.status ?? run.signal})`}`)
+  const verdict = ok ? "" : `  FAILED (exit ${run.status ?? run.signal})`
+  const results = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")).testResults : undefined
+  if (step.length === 1) {
+    rows.push(`${name.padEnd(14)} ${fmt(seconds).padStart(7)}  ${counts(results)}${verdict}`)
+    continue
+  }
+  // unit+contract: one wall time for the run, then each tier's own tests.
+  rows.push(`${name.padEnd(14)} ${fmt(seconds).padStart(7)}  (one Jest run)${verdict}`)
+  const contract = new Set(contractSpecFiles())
+  for (const tier of step) {
+    const mine = results?.filter((r) => contract.has(r.name) === (tier === "contract"))
+    rows.push(`  ${tier.padEnd(12)} ${"".padStart(7)}  ${counts(mine)}`)
+  }
 }
 fs.rmSync(resultsDir, { recursive: true, force: true })
+
+/** "N tests (P passed, F failed, S skipped) in K files" of Jest's --json testResults (per file). */
+function counts(results) {
+  if (!results) return "no results (jest did not finish)"
+  const all = results.flatMap((r) => r.assertionResults)
+  const n = (status) => all.filter((a) => a.status === status).length
+  const parts = [`${n("passed")} passed`]
+  if (n("failed")) parts.push(`${n("failed")} failed`)
+  if (n("pending") + n("todo") + n("skipped")) parts.push(`${n("pending") + n("todo") + n("skipped")} skipped`)
+  const broken = results.filter((r) => r.status === "failed" && r.assertionResults.length === 0).length
+  return `${all.length} tests (${parts.join(", ")}) in ${results.length} files${broken ? `, ${broken} files failed to run` : ""}`
+}
 
 function fmt(s) {
   const whole = Math.round(s)
@@ -53,5 +82,5 @@ function fmt(s) {
 
 console.log(`\n---- test tiers (wall time, tests) ----`)
 for (const row of rows) console.log(row)
-console.log(`${"total".padEnd(12)} ${fmt((Date.now() - started) / 1000).padStart(7)}`)
+console.log(`${"total".padEnd(14)} ${fmt((Date.now() - started) / 1000).padStart(7)}`)
 process.exit(failed ? 1 : 0)
