@@ -266,7 +266,14 @@ it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Atten
   expect(stuck.retry).toMatch(/\/retry$/)
   const before = await openCount()
 
-  await app().gotoAdmin("/payneteasy")
+  // The stuck order's page first: its subscription card says it needs attention (and the dashboard keeps that answer
+  // for 90 s). Then to the PaynetEasy page through the sidebar, as an owner goes: the same page load, the same cache.
+  await app().gotoAdmin(`/orders/${stuckOrder}`)
+  const stuckWidget = page.getByTestId("payneteasy-order-recurring")
+  await stuckWidget.waitFor()
+  await expect(statusOf(stuckWidget)).resolves.toEqual(["needs_attention", "Needs attention"])
+  await page.getByRole("link", { name: "PaynetEasy" }).first().click()
+  await page.waitForURL(/\/app\/payneteasy$/)
   // the sidebar's PaynetEasy entry carries the open count
   const badge = page.getByTestId("payneteasy-attention-count")
   await badge.waitFor()
@@ -293,6 +300,12 @@ it("PaynetEasy page (the owner's inbox): a declined renewal is past due in Atten
   expect(made).toMatchObject({ status: "active", recurring_payment_id: expect.any(String) })
   expect(sandbox.control.byClientOrderId(made.id)).toHaveLength(1)
   await waitFor("the sidebar count to drop by one", async () => (await badge.getAttribute("data-count")) === String(before - 1))
+  // Back on the order page (the browser's Back: no reload) its card shows what the retry made, not the cached answer
+  await page.goBack()
+  await page.waitForURL(new RegExp(`/orders/${stuckOrder}$`))
+  await waitFor("the order page's card to show it active", async () => (await statusOf(stuckWidget)).join() === "active,Active", 20_000)
+  await page.goForward()
+  await page.waitForURL(/\/app\/payneteasy$/)
 
   // Mark the past-due item handled with a note: who, when and the note; the count drops again
   await row.getByTestId("payneteasy-handled-note").fill("Phoned the customer; new card next week")

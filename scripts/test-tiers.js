@@ -31,8 +31,12 @@ const started = Date.now()
 /** The runs to make: each tier alone, except unit and contract next to each other, which run together. */
 const steps = []
 for (let i = 0; i < tiers.length; i++) {
-  if (tiers[i] === "unit" && tiers[i + 1] === "contract") steps.push(["unit", "contract"]), i++
-  else steps.push([tiers[i]])
+  if (tiers[i] === "unit" && tiers[i + 1] === "contract") {
+    steps.push(["unit", "contract"])
+    i++
+  } else {
+    steps.push([tiers[i]])
+  }
 }
 
 for (const step of steps) {

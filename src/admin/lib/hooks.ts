@@ -4,6 +4,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { sdk } from "./sdk"
+import { RECURRING_KEY } from "./recurring"
 import type { AttentionItem, CallbackEntry, DoctorProvider, OrderPanel } from "./types"
 
 export const keys = {
@@ -69,7 +70,8 @@ export function useRetryAttention() {
     mutationFn: (item: Pick<AttentionItem, "id" | "retry">) => sdk.client.fetch<Record<string, unknown>>(item.retry!, { method: "POST" }),
     onSuccess: () => Promise.all([
       qc.invalidateQueries({ queryKey: ["payneteasy", "attention"] }),
-      qc.invalidateQueries({ queryKey: ["payneteasy", "recurring"] }),
+      // a retried set-up changes the subscription that order and customer pages list (kept 90 s by the dashboard)
+      qc.invalidateQueries({ queryKey: RECURRING_KEY }),
     ]),
   })
 }

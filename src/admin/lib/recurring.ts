@@ -19,11 +19,12 @@ export type RecurringPayment = Json<ReturnType<typeof recurringPaymentView>>
 
 export type RecurringFilter = { order_id: string } | { customer_id: string }
 
-const KEY = ["payneteasy", "recurring-payments"] as const
+/** The query key every recurring-payments list starts with: what a mutation that changes a subscription refreshes. */
+export const RECURRING_KEY = ["payneteasy", "recurring-payments"] as const
 
 export function useRecurringPayments(filter: RecurringFilter | undefined) {
   return useQuery({
-    queryKey: [...KEY, filter ?? {}],
+    queryKey: [...RECURRING_KEY, filter ?? {}],
     enabled: !!filter,
     queryFn: () =>
       sdk.client.fetch<{ recurring_payments: RecurringPayment[] }>("/admin/payneteasy/recurring-payments", { query: filter }),
@@ -40,7 +41,7 @@ export function useCancelRecurringPayment() {
         `/admin/payneteasy/recurring-payments/${id}/cancel`,
         { method: "POST" }
       ),
-    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: RECURRING_KEY }),
   })
 }
 
@@ -50,7 +51,7 @@ export function useRetryRecurringSetUp() {
   return useMutation({
     mutationFn: (id: string) =>
       sdk.client.fetch<{ recurring_payment: RecurringPayment }>(`/admin/payneteasy/recurring-payments/${id}/retry`, { method: "POST" }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: RECURRING_KEY }),
   })
 }
 
@@ -80,7 +81,7 @@ export function useRetryCharge() {
       }
     },
     onSettled: () => Promise.all([
-      qc.invalidateQueries({ queryKey: KEY }),
+      qc.invalidateQueries({ queryKey: RECURRING_KEY }),
       qc.invalidateQueries({ queryKey: ["payneteasy", "attention"] }),
     ]),
   })
