@@ -30,28 +30,21 @@ const unitMatch = [
 // medusaIntegrationTestRunner boots on a clone of the migrated template database global-setup.js made, not on a
 // freshly migrated one (integration-tests/setup/template-database.js).
 const RUNNER_FROM_TEMPLATE = { "^@medusajs/test-utils$": "<rootDir>/integration-tests/setup/test-utils-from-template.js" }
-if (type === "integration:http") {
-  // The spec files, and the app groups that run several of them on one booted app (integration-tests/setup/app-groups.js).
-  module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s", "**/integration-tests/groups/*.spec.[jt]s"]
-  module.exports.testPathIgnorePatterns = ["/node_modules/", ...groupedSpecs(type).map(exactPath)]
+const appTiers = require("./integration-tests/setup/app-tiers").appTiersOf(type)
+if (appTiers.length) {
+  // integration:http, reliability, or both in one run (integration-tests/setup/app-tiers.js); the spec files that run
+  // inside an app group (integration-tests/setup/app-groups.js) are left out of the file list.
+  const { APP_TIERS } = require("./integration-tests/setup/app-tiers")
+  module.exports.testMatch = appTiers.flatMap((tier) => APP_TIERS[tier])
+  module.exports.testPathIgnorePatterns = ["/node_modules/", ...appTiers.flatMap(groupedSpecs).map(exactPath)]
   module.exports.testSequencer = "<rootDir>/integration-tests/setup/longest-first-sequencer.js"
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
   module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
   module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
-  // Booting Medusa (migrations for every module) takes tens of seconds on 2 cores; hooks share this limit.
-  module.exports.testTimeout = 240000
-} else if (type === "reliability") {
-  // Reliability tier: reliability-tests/**/*.spec.ts — fault trials, storms, races, fuzzing, secret scans, auth sweep;
-  // the same Postgres set-up and helpers as the integration tier (integration-tests/helpers, medusa-config).
-  module.exports.testMatch = ["**/reliability-tests/**/*.spec.[jt]s"]
-  module.exports.testPathIgnorePatterns = ["/node_modules/", ...groupedSpecs(type).map(exactPath)]
-  module.exports.testSequencer = "<rootDir>/integration-tests/setup/longest-first-sequencer.js"
-  module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
-  module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
-  module.exports.setupFiles = ["<rootDir>/integration-tests/setup/setup-env.js"]
-  module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
-  module.exports.testTimeout = 300000
+  // Booting Medusa takes seconds to tens of seconds on 2 cores; hooks share this limit (the reliability files, at
+  // volume, have the longer one).
+  module.exports.testTimeout = appTiers.includes("reliability") ? 300000 : 240000
 } else if (type === "unit") {
   module.exports.testMatch = unitMatch
 } else if (type === "browser") {

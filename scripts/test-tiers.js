@@ -4,10 +4,13 @@
  * per tier: its wall time and its test count, so a slowdown shows in every run's last lines (`npm test`, CI's log).
  *   node scripts/test-tiers.js unit contract browser integration reliability     (npm test)
  *   node scripts/test-tiers.js unit contract                                     (npm run test:quick)
- * The unit and contract tiers, named one after the other, run as one Jest run (`test:unit+contract`): the contract
- * files mostly wait on their sockets and the unit files fill the cores meanwhile (issue 38: 47 s as two runs). Their
- * run's wall time is printed once, on its own line, and each tier's tests on theirs (a file is the contract tier's when
- * scripts/contract-spec-files.js lists it, as jest.config.js decides).
+ * Two pairs of tiers, named one after the other, run as one Jest run each, so that one tier's waiting overlaps the
+ * other's work (issue 38): unit and contract (`test:unit+contract`: the contract files mostly wait on their sockets;
+ * 47 s as two runs) and integration and reliability (`test:integration+reliability`: the integration groups wait out
+ * step retries and the provider's timers while the storm and the fuzzer keep a core busy). Such a run's wall time is
+ * printed once, on its own line, and each tier's tests on theirs (a file is the contract tier's when
+ * scripts/contract-spec-files.js lists it, as jest.config.js decides; the reliability tier's when it is under
+ * reliability-tests/).
  * Stops at the first tier that fails, like `a && b`; the summary still lists it, and the tiers not run.
  */
 const { spawnSync } = require("node:child_process")
@@ -28,21 +31,25 @@ const rows = []
 let failed = false
 const started = Date.now()
 
-/** The runs to make: each tier alone, except unit and contract next to each other, which run together. */
+let contractFiles
+/** Tiers that run as one Jest run when named one after the other, and which of them a spec file belongs to. */
+const PAIRS = [
+  { tiers: ["unit", "contract"], tierOf: (file) => ((contractFiles ??= new Set(contractSpecFiles())).has(file) ? "contract" : "unit") },
+  { tiers: ["integration", "reliability"], tierOf: (file) => (/[\\/]reliability-tests[\\/]/.test(file) ? "reliability" : "integration") },
+]
+
+/** The runs to make: each tier alone, except a pair named one after the other, which runs together. */
 const steps = []
 for (let i = 0; i < tiers.length; i++) {
-  if (tiers[i] === "unit" && tiers[i + 1] === "contract") {
-    steps.push(["unit", "contract"])
-    i++
-  } else {
-    steps.push([tiers[i]])
-  }
+  const pair = PAIRS.find((p) => p.tiers[0] === tiers[i] && p.tiers[1] === tiers[i + 1])
+  if (pair) i++
+  steps.push(pair ?? { tiers: [tiers[i]] })
 }
 
 for (const step of steps) {
-  const name = step.join("+")
+  const name = step.tiers.join("+")
   if (failed) {
-    for (const tier of step) rows.push(`${tier.padEnd(14)} not run (an earlier tier failed)`)
+    for (const tier of step.tiers) rows.push(`${tier.padEnd(14)} not run (an earlier tier failed)`)
     continue
   }
   const out = path.join(resultsDir, `${name}.json`)
@@ -53,15 +60,14 @@ for (const step of steps) {
   if (!ok) failed = true
   const verdict = ok ? "" : `  FAILED (exit ${run.status ?? run.signal})`
   const results = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")).testResults : undefined
-  if (step.length === 1) {
+  if (step.tiers.length === 1) {
     rows.push(`${name.padEnd(14)} ${fmt(seconds).padStart(7)}  ${counts(results)}${verdict}`)
     continue
   }
-  // unit+contract: one wall time for the run, then each tier's own tests.
+  // a pair: one wall time for the run, then each tier's own tests.
   rows.push(`${name.padEnd(14)} ${fmt(seconds).padStart(7)}  (one Jest run)${verdict}`)
-  const contract = new Set(contractSpecFiles())
-  for (const tier of step) {
-    const mine = results?.filter((r) => contract.has(r.name) === (tier === "contract"))
+  for (const tier of step.tiers) {
+    const mine = results?.filter((r) => step.tierOf(r.name) === tier)
     rows.push(`  ${tier.padEnd(12)} ${"".padStart(7)}  ${counts(mine)}`)
   }
 }

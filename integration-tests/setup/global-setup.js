@@ -13,6 +13,7 @@
 const net = require("node:net")
 const { startEmbeddedPostgres } = require("./embedded-postgres")
 const { ensureTestTemplate } = require("./template-database")
+const { appTiersOf } = require("./app-tiers")
 
 function canConnect(host, port, timeoutMs = 1000) {
   return new Promise((resolve) => {
@@ -53,7 +54,7 @@ async function startEmbedded() {
 async function prepareTemplate() {
   // Only for the tiers that boot through medusaIntegrationTestRunner: the browser tier boots built apps on templates of
   // its own (integration-tests/helpers/built-app.ts); the demo and the bench call this file only to find a Postgres.
-  if (process.env.PNE_TEST_DB_TEMPLATE === "off" || !["integration:http", "reliability"].includes(process.env.TEST_TYPE ?? "")) return
+  if (process.env.PNE_TEST_DB_TEMPLATE === "off" || !appTiersOf(process.env.TEST_TYPE).length) return
   const started = Date.now()
   const { name, migrated } = await ensureTestTemplate()
   process.env.PNE_TEST_DB_TEMPLATE = name

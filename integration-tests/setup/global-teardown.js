@@ -4,9 +4,10 @@
  */
 const fs = require("node:fs")
 const { dropTrash } = require("./database-restore")
+const { appTiersOf } = require("./app-tiers")
 
 module.exports = async function globalTeardown() {
-  if (["integration:http", "reliability"].includes(process.env.TEST_TYPE ?? "")) await dropTrash().catch(() => undefined)
+  if (appTiersOf(process.env.TEST_TYPE).length) await dropTrash().catch(() => undefined)
   const embedded = globalThis.__PAYNETEASY_EMBEDDED_PG__
   if (!embedded) return
   globalThis.__PAYNETEASY_EMBEDDED_PG__ = undefined

@@ -1,0 +1,20 @@
+/**
+ * The tiers whose spec files boot Medusa inside Jest (medusaIntegrationTestRunner on a clone of the template database):
+ * what each runs, and which TEST_TYPE values name them. `integration+reliability` runs both tiers as one Jest run
+ * (`npm test`: scripts/test-tiers.js), so that one tier's waiting files (step retries, delays) overlap the other's
+ * busy ones. Read by jest.config.js, global-setup.js and global-teardown.js.
+ */
+const APP_TIERS = {
+  // The spec files, and the app groups that run several of them on one booted app (app-groups.js).
+  "integration:http": ["**/integration-tests/http/**/*.spec.[jt]s", "**/integration-tests/groups/*.spec.[jt]s"],
+  // Fault trials, storms, races, fuzzing, secret scans, auth sweep: the same harness at volume.
+  reliability: ["**/reliability-tests/**/*.spec.[jt]s"],
+}
+
+/** The app tiers a TEST_TYPE names ([] for the unit, contract and browser tiers). */
+function appTiersOf(type) {
+  if (type === "integration+reliability") return ["integration:http", "reliability"]
+  return APP_TIERS[type] ? [type] : []
+}
+
+module.exports = { APP_TIERS, appTiersOf }
