@@ -35,7 +35,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import type { FaultRule, TransactionView } from "../src/sandbox"
 import { toMinorUnits } from "../src/gateway/money"
-import { reconcilePaynetEasy } from "../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../integration-tests/helpers/reconcile-tick"
 import { reconcilePayouts } from "../src/workflows/payneteasy/payouts/reconcile-payouts"
 import { reconcileRecurringCharges } from "../src/workflows/payneteasy/recurring/reconcile-charges"
 import { PAYNETEASY_MODULE } from "../src/modules/payneteasy"
@@ -286,7 +286,7 @@ medusaIntegrationTestRunner({
       // Waits on the condition (agreement), not a fixed time: short steps first, reconciliation ticks looking ahead.
       for (let i = 0; i < 25 && verdict.problems.length; i++) {
         await new Promise((r) => setTimeout(r, Math.min(100 * (i + 1), 500)))
-        await reconcilePaynetEasy(container, { now: ahead })
+        await reconcileTick(container, { now: ahead })
         await reconcilePayouts(container, { now: ahead })
         await reconcileRecurringCharges(container, { now: ahead })
         verdict = await check()

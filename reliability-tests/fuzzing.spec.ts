@@ -21,7 +21,7 @@ import {
 } from "../integration-tests/helpers/store"
 import { StorePaynetEasyAddCardBody } from "../src/api/store/payneteasy/cards/validators"
 import { brokenFrom, enc, formString, jsonish, nastyString, sendAll, type HttpInput, type HttpResult } from "./helpers/fuzz"
-import { reconcilePaynetEasy } from "../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../integration-tests/helpers/reconcile-tick"
 import { markSettled } from "../src/core/reconciliation/watch"
 import { routeFiles } from "./helpers/routes"
 import { diff, quiet, snapshot, watchedTables } from "./helpers/state"
@@ -83,7 +83,7 @@ medusaIntegrationTestRunner({
       const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       // The reconciliation job would ask STATUS for this open session every few seconds whatever the fuzzer does:
       // let it discover the session, then close its watch, so the request counter only moves for what we send.
-      await reconcilePaynetEasy(container)
+      await reconcileTick(container)
       await markSettled(container, session.id, "fuzz-fixture")
       const sessionId = fc.oneof({ weight: 3, arbitrary: fc.constant(session.id) }, { weight: 1, arbitrary: id })
       const storeJson = (type: string) => ({ "content-type": type, ...storeHeaders(eur).headers })

@@ -17,6 +17,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { callbackControl } from "../src/gateway"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../src/sandbox"
 import { reconcilePaynetEasy } from "../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../integration-tests/helpers/reconcile-tick"
 import { TEST_APP_DIR } from "../integration-tests/helpers/paths"
 import { PROVIDER_IDS } from "../integration-tests/helpers/provider-options"
 import { useSandbox } from "../integration-tests/helpers/sandbox"
@@ -156,7 +157,7 @@ medusaIntegrationTestRunner({
         ;[jobs[i], jobs[j]] = [jobs[j], jobs[i]]
       }
       await pool(jobs, 12, (job) => job().then(() => undefined))
-      await reconcilePaynetEasy(container, { now: ahead })
+      await reconcileTick(container, { now: ahead })
 
       const results = []
       for (const p of paid) results.push(await outcome(container, p))

@@ -18,7 +18,7 @@ import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { checkoutToPaymentSession, createAdminUser, seedStore, storeHeaders, type AdminAuth, type StoreFixture } from "../helpers/store"
 import { callbackLog, callbackRows, onlyGatewayOrder, ordersForCart, waitFor } from "../helpers/inspect"
-import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../helpers/reconcile-tick"
 
 jest.setTimeout(240_000)
 
@@ -192,12 +192,12 @@ medusaIntegrationTestRunner({
       // The shopper opened the hosted page and left: the gateway order stays `processing`.
       const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
       await waitFor("the session is watched", async () => {
-        await reconcilePaynetEasy(container)
+        await reconcileTick(container)
         const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
         return row ?? false
       })
       const watch = await waitFor("the watch is flagged", async () => {
-        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 61 * 60_000) })
+        await reconcileTick(container, { now: () => new Date(Date.now() + 61 * 60_000) })
         const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
         return row.state === "flagged" ? row : false
       })
@@ -213,7 +213,7 @@ medusaIntegrationTestRunner({
       const container = getContainer()
       const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
       const watch = await waitFor("the session is watched", async () => {
-        await reconcilePaynetEasy(container)
+        await reconcileTick(container)
         const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
         return row ?? false
       })

@@ -13,7 +13,8 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { payHostedPage } from "../../src/sandbox"
-import { CLAIM_LIMIT, reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { CLAIM_LIMIT } from "../../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../helpers/reconcile-tick"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
@@ -43,7 +44,7 @@ async function orderEvents(container: MedusaContainer, orderId: string): Promise
 
 async function waitForOrder(container: MedusaContainer, cartId: string, tick = false) {
   const [orderId] = await waitFor("the order", async () => {
-    if (tick) await reconcilePaynetEasy(container, { now: ahead })
+    if (tick) await reconcileTick(container, { now: ahead })
     const ids = await ordersForCart(container, cartId)
     return ids.length ? ids : false
   })
@@ -113,7 +114,7 @@ medusaIntegrationTestRunner({
       const target1 = `capture:${first.id}`
 
       const watched = await waitFor("the capture is watched and checked once", async () => {
-        await reconcilePaynetEasy(container, { now: ahead })
+        await reconcileTick(container, { now: ahead })
         const [row] = await watchRows(container, { session_id: session.id, target: target1 })
         return row && row.checks >= 1 ? row : false
       })
@@ -122,7 +123,7 @@ medusaIntegrationTestRunner({
 
       sandbox().control.forceStatus(orderid, "approved")
       const done = await waitFor("the capture's watch is final", async () => {
-        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 60_000) })
+        await reconcileTick(container, { now: () => new Date(Date.now() + 60_000) })
         const [row] = await watchRows(container, { session_id: session.id, target: target1 })
         return row.state !== "pending" ? row : false
       })
@@ -139,7 +140,7 @@ medusaIntegrationTestRunner({
       expect(second.status).toBe("unknown")
       sandbox().control.forceStatus(orderid, "declined", "Capture refused by the acquirer")
       const flagged = await waitFor("the declined capture is flagged", async () => {
-        await reconcilePaynetEasy(container, { now: ahead })
+        await reconcileTick(container, { now: ahead })
         const [row] = await watchRows(container, { session_id: session.id, target: `capture:${second.id}` })
         return row && row.state !== "pending" ? row : false
       })
@@ -184,7 +185,7 @@ medusaIntegrationTestRunner({
       const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted, { shipping: false })
       await payHostedPage(session.data.redirectUrl, CARD)
       await waitFor("the payment made by reconciliation", async () => {
-        await reconcilePaynetEasy(container, { now: ahead })
+        await reconcileTick(container, { now: ahead })
         return (await paymentsForSession(container, session.id)).length > 0
       })
       const [watch] = await watchRows(container, { session_id: session.id, target: "" })
@@ -212,11 +213,8 @@ medusaIntegrationTestRunner({
       )
       const checked = async () =>
         (await knex.raw(`select count(*)::int as n from payneteasy_reconciliation where session_id like 'payses_BOUND%' and last_checked_at is not null`)).rows[0].n
-      // The scheduled tick may hold the tick lock for a moment: a skipped tick did nothing, so try again.
-      const tick = () => waitFor("a tick that is not skipped", async () => {
-        const report = await reconcilePaynetEasy(container, { now: () => new Date(then.getTime() + 1_000) })
-        return report.skipped ? false : report
-      })
+      // The scheduled tick may hold the tick lock for a moment: a skipped tick did nothing, so try again (reconcileTick).
+      const tick = () => reconcileTick(container, { now: () => new Date(then.getTime() + 1_000) })
       expect(await tick()).toMatchObject({ checked: CLAIM_LIMIT, errors: 0 })
       expect(await checked()).toBe(CLAIM_LIMIT)
       expect(await tick()).toMatchObject({ checked: extra, errors: 0 })

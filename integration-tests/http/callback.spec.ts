@@ -14,7 +14,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { callbackControl } from "../../src/gateway"
 import { payHostedPage } from "../../src/sandbox"
 import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
-import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../helpers/reconcile-tick"
 import { recordInTurn } from "../../src/core/callbacks/record-batch"
 import { GATEWAY_EVENT } from "../../src/core/callbacks/reflect-later-event"
 import { CALLBACK_RECEIVED } from "../../src/workflows/payneteasy/process-callback"
@@ -237,7 +237,7 @@ medusaIntegrationTestRunner({
           warn.mockRestore()
         }
         // A minute later the tick finds the row still `received` and processes it: the order is made.
-        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 61_000) })
+        await reconcileTick(container, { now: () => new Date(Date.now() + 61_000) })
         const [processed] = await callbackRows(container, { client_orderid: session.id, source: "callback" })
         expect(processed.outcome).toBe("processed")
         expect(await ordersForCart(container, cart.id)).toHaveLength(1)
@@ -570,7 +570,7 @@ medusaIntegrationTestRunner({
         // Each tick checks only what is due; look a little into the future so the first check (3–5 s) is due now.
         const ahead = () => new Date(Date.now() + 6_000)
         const [orderId] = await waitFor("order made by reconciliation", async () => {
-          await reconcilePaynetEasy(container, { now: ahead })
+          await reconcileTick(container, { now: ahead })
           const ids = await ordersForCart(container, cart.id)
           return ids.length ? ids : false
         })
@@ -602,7 +602,7 @@ medusaIntegrationTestRunner({
         await pg.raw(`update payneteasy_callback set updated_at = now() - interval '5 minutes' where id = ?`, [row.id])
 
         const processed = await waitFor("stale callback processed", async () => {
-          await reconcilePaynetEasy(container)
+          await reconcileTick(container)
           const [again] = await callbackRows(container, { id: row.id })
           return again.outcome === "processed" ? again : false
         })
@@ -615,19 +615,19 @@ medusaIntegrationTestRunner({
         // The shopper opened the hosted page and left: the gateway order stays `processing`.
         const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
         await waitFor("the session is watched", async () => {
-          await reconcilePaynetEasy(container)
+          await reconcileTick(container)
           const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
           return row ?? false
         })
         const anHourLater = () => new Date(Date.now() + 61 * 60_000)
         const flagged = await waitFor("the watch is flagged", async () => {
-          await reconcilePaynetEasy(container, { now: anHourLater })
+          await reconcileTick(container, { now: anHourLater })
           const [row] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
           return row.state === "flagged" ? row : false
         })
         expect(flagged.note).toMatch(/account manager/)
         const checks = flagged.checks
-        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 2 * 60 * 60_000) })
+        await reconcileTick(container, { now: () => new Date(Date.now() + 2 * 60 * 60_000) })
         const [after] = await callbackLog(container).listPaynetEasyReconciliations({ session_id: session.id })
         expect(after.checks).toBe(checks)
         expect(await ordersForCart(container, cart.id)).toHaveLength(0)

@@ -7,7 +7,7 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { completeChallenge } from "../../src/sandbox"
-import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../helpers/reconcile-tick"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
@@ -197,7 +197,7 @@ medusaIntegrationTestRunner({
       // Ticks "later" (the first check is 3–5 s after the watch starts): discovery, then the check by client_orderid.
       const container = getContainer()
       for (let tick = 1; tick <= 4 && (await ordersForCart(container, cart.id)).length === 0; tick++) {
-        await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + tick * 6_000) })
+        await reconcileTick(container, { now: () => new Date(Date.now() + tick * 6_000) })
       }
       expect(await ordersForCart(container, cart.id)).toHaveLength(1)
       expect(sandbox().control.transactions().filter((t) => t.clientOrderId.startsWith(`${session.id}-a2`))).toHaveLength(1)

@@ -7,7 +7,7 @@
  *   attention list shows the mismatch.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../helpers/reconcile-tick"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
@@ -71,7 +71,7 @@ medusaIntegrationTestRunner({
 
       const container = getContainer()
       const item = await waitFor("the mismatch is in the attention list", async () => {
-        await reconcilePaynetEasy(container)
+        await reconcileTick(container)
         const list = await api.get("/admin/payneteasy/attention", admin)
         return list.data.items.find((i: any) => i.session_id === session.id) ?? false
       })

@@ -12,7 +12,7 @@ import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { callbackRows, onlyGatewayOrder, ordersForCart, paymentsForSession, waitFor } from "../helpers/inspect"
-import { reconcilePaynetEasy } from "../../src/workflows/payneteasy/reconcile"
+import { reconcileTick } from "../helpers/reconcile-tick"
 import { callbackControl } from "../../src/gateway"
 import { captureLogs } from "../helpers/log-capture"
 import {
@@ -172,7 +172,7 @@ medusaIntegrationTestRunner({
         expect(gw).toMatchObject({ operation: "REBILL", status: "approved", captured: "10.42" })
 
         const [orderId] = await waitFor("the order", async () => {
-          await reconcilePaynetEasy(container, { now: () => new Date(Date.now() + 6_000) })
+          await reconcileTick(container, { now: () => new Date(Date.now() + 6_000) })
           const ids = await ordersForCart(container, cart.id)
           return ids.length ? ids : false
         })
