@@ -30,11 +30,11 @@ const unitMatch = [
 // medusaIntegrationTestRunner boots on a clone of the migrated template database global-setup.js made, not on a
 // freshly migrated one (integration-tests/setup/template-database.js).
 const RUNNER_FROM_TEMPLATE = { "^@medusajs/test-utils$": "<rootDir>/integration-tests/setup/test-utils-from-template.js" }
-const appTiers = require("./integration-tests/setup/app-tiers").appTiersOf(type)
+const { APP_TIERS, appTiersOf } = require("./integration-tests/setup/app-tiers")
+const appTiers = appTiersOf(type)
 if (appTiers.length) {
   // integration:http, reliability, or both in one run (integration-tests/setup/app-tiers.js); the spec files that run
   // inside an app group (integration-tests/setup/app-groups.js) are left out of the file list.
-  const { APP_TIERS } = require("./integration-tests/setup/app-tiers")
   module.exports.testMatch = appTiers.flatMap((tier) => APP_TIERS[tier])
   module.exports.testPathIgnorePatterns = ["/node_modules/", ...appTiers.flatMap(groupedSpecs).map(exactPath)]
   module.exports.testSequencer = "<rootDir>/integration-tests/setup/longest-first-sequencer.js"

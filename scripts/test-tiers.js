@@ -46,10 +46,12 @@ for (let i = 0; i < tiers.length; i++) {
   steps.push(pair ?? { tiers: [tiers[i]] })
 }
 
+// The first column is as wide as the longest run's name ("integration+reliability").
+const WIDTH = Math.max(14, ...steps.map((s) => s.tiers.join("+").length + 1))
 for (const step of steps) {
   const name = step.tiers.join("+")
   if (failed) {
-    for (const tier of step.tiers) rows.push(`${tier.padEnd(14)} not run (an earlier tier failed)`)
+    for (const tier of step.tiers) rows.push(`${tier.padEnd(WIDTH)} not run (an earlier tier failed)`)
     continue
   }
   const out = path.join(resultsDir, `${name}.json`)
@@ -61,14 +63,14 @@ for (const step of steps) {
   const verdict = ok ? "" : `  FAILED (exit ${run.status ?? run.signal})`
   const results = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")).testResults : undefined
   if (step.tiers.length === 1) {
-    rows.push(`${name.padEnd(14)} ${fmt(seconds).padStart(7)}  ${counts(results)}${verdict}`)
+    rows.push(`${name.padEnd(WIDTH)} ${fmt(seconds).padStart(7)}  ${counts(results)}${verdict}`)
     continue
   }
   // a pair: one wall time for the run, then each tier's own tests.
-  rows.push(`${name.padEnd(14)} ${fmt(seconds).padStart(7)}  (one Jest run)${verdict}`)
+  rows.push(`${name.padEnd(WIDTH)} ${fmt(seconds).padStart(7)}  (one Jest run)${verdict}`)
   for (const tier of step.tiers) {
     const mine = results?.filter((r) => step.tierOf(r.name) === tier)
-    rows.push(`  ${tier.padEnd(12)} ${"".padStart(7)}  ${counts(mine)}`)
+    rows.push(`  ${tier.padEnd(WIDTH - 2)} ${"".padStart(7)}  ${counts(mine)}`)
   }
 }
 fs.rmSync(resultsDir, { recursive: true, force: true })
@@ -92,5 +94,5 @@ function fmt(s) {
 
 console.log(`\n---- test tiers (wall time, tests) ----`)
 for (const row of rows) console.log(row)
-console.log(`${"total".padEnd(14)} ${fmt((Date.now() - started) / 1000).padStart(7)}`)
+console.log(`${"total".padEnd(WIDTH)} ${fmt((Date.now() - started) / 1000).padStart(7)}`)
 process.exit(failed ? 1 : 0)
