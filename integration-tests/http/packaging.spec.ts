@@ -17,7 +17,7 @@ import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { REPO_ROOT } from "../helpers/paths"
 import { getFreePort } from "../helpers/ports"
 import {
-  buildAndPack, childEnv, extract, installMedusaApp, removeInBackground, sh, startApp, stopApp, tarballFiles, writeFreshApp,
+  buildAndPack, childEnv, copyOfRepository, extract, installMedusaApp, removeInBackground, sh, startApp, stopApp, tarballFiles, writeFreshApp,
 } from "../packaging/fresh-app"
 
 jest.setTimeout(15 * 60_000)
@@ -59,13 +59,15 @@ describe("npm package", () => {
   let files: string[]
 
   beforeAll(async () => {
+    // Packed from a copy of the repository, whose build the other specs' apps install (copyOfRepository says why).
+    const source = copyOfRepository(path.join(work, "source"))
     // No build beforehand: `npm pack` alone must produce the built plugin (package.json's prepack), so a maintainer
     // cannot publish an empty or stale build. A marker left in the old build proves the tarball's build is new.
-    const stale = path.join(REPO_ROOT, ".medusa", "server", "src", "STALE_BUILD_MARKER.js")
+    const stale = path.join(source, ".medusa", "server", "src", "STALE_BUILD_MARKER.js")
     fs.mkdirSync(path.dirname(stale), { recursive: true })
     fs.writeFileSync(stale, "// left by the packaging spec: a fresh build removes it\n")
     // Medusa goes into the fresh app meanwhile (the plugin is added by the install test, from the tarball).
-    const [packed, medusa] = await Promise.all([buildAndPack(work), installMedusaApp(path.join(work, "app"))])
+    const [packed, medusa] = await Promise.all([buildAndPack(work, source), installMedusaApp(path.join(work, "app"))])
     tarball = packed.tarball
     timings.pack_with_build = packed.packMs
     timings.install_medusa_meanwhile = medusa.ms

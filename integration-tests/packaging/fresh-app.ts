@@ -47,11 +47,25 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /**
- * `npm pack` into `dest`, exactly as a maintainer publishes: the package's `prepack` script runs
- * `medusa plugin:build` first, so the tarball can never hold an empty or stale build. Returns the tarball path.
+ * A copy of the repository to pack from (its files without node_modules, .git and builds; node_modules linked), so
+ * that the prepack build writes the copy's .medusa and never the repository's. The browser tier and the two-instance
+ * spec install the repository's build (integration-tests/helpers/built-app.ts); packing in place wiped it, so the next
+ * of them built the plugin again (25-30 s of CPU in every `npm test`, issue 38), or raced a build in progress.
  */
-export async function buildAndPack(dest: string): Promise<{ tarball: string; packMs: number }> {
-  const pack = await sh("npm", ["pack", "--json", "--pack-destination", dest], { cwd: REPO_ROOT, timeoutMs: 6 * 60_000 })
+export function copyOfRepository(into: string): string {
+  const skip = new Set(["node_modules", ".git", ".medusa", ".cache"].map((name) => path.join(REPO_ROOT, name)))
+  fs.cpSync(REPO_ROOT, into, { recursive: true, filter: (src) => !skip.has(src) })
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(into, "node_modules"), "dir")
+  return into
+}
+
+/**
+ * `npm pack` of the package in `root` (the repository, or copyOfRepository's copy) into `dest`, exactly as a
+ * maintainer publishes: the package's `prepack` script runs `medusa plugin:build` first, so the tarball can never hold
+ * an empty or stale build. Returns the tarball path.
+ */
+export async function buildAndPack(dest: string, root: string = REPO_ROOT): Promise<{ tarball: string; packMs: number }> {
+  const pack = await sh("npm", ["pack", "--json", "--pack-destination", dest], { cwd: root, timeoutMs: 6 * 60_000 })
   const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as Array<{ filename: string }>
   return { tarball: path.join(dest, info.filename), packMs: pack.ms }
 }
