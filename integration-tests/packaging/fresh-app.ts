@@ -60,11 +60,11 @@ export function copyOfRepository(into: string): string {
 }
 
 /**
- * `npm pack` of the package in `root` (the repository, or copyOfRepository's copy) into `dest`, exactly as a
- * maintainer publishes: the package's `prepack` script runs `medusa plugin:build` first, so the tarball can never hold
- * an empty or stale build. Returns the tarball path.
+ * `npm pack` of the package in `root` (copyOfRepository's copy) into `dest`, exactly as a maintainer publishes: the
+ * package's `prepack` script runs `medusa plugin:build` first, so the tarball can never hold an empty or stale build.
+ * Returns the tarball path.
  */
-export async function buildAndPack(dest: string, root: string = REPO_ROOT): Promise<{ tarball: string; packMs: number }> {
+export async function buildAndPack(dest: string, root: string): Promise<{ tarball: string; packMs: number }> {
   const pack = await sh("npm", ["pack", "--json", "--pack-destination", dest], { cwd: root, timeoutMs: 6 * 60_000 })
   const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as Array<{ filename: string }>
   return { tarball: path.join(dest, info.filename), packMs: pack.ms }
