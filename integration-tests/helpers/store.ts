@@ -57,6 +57,12 @@ export interface SeedStoreOptions {
    * store its own countries.
    */
   tax?: { rate: number; inclusive?: boolean }
+  /**
+   * The product ships nothing (a download, a service: no shipping profile, no inventory), so its carts complete without
+   * a shipping method and a checkout skips that step, Medusa's costliest (about half a second of CPU: it refreshes the
+   * whole cart). For specs that make many checkouts whose shipping is not what they test. Default false.
+   */
+  shipsNothing?: boolean
 }
 
 export interface StoreFixture {
@@ -72,6 +78,8 @@ export interface StoreFixture {
   variantId: string
   unitPrice: Amount
   shippingPrice: Amount
+  /** False when seeded with `shipsNothing`: carts of the product complete without a shipping method. */
+  requiresShipping: boolean
 }
 
 /** Creates region (currency + providers), sales channel, publishable key, stock location + fulfillment, shipping
@@ -180,7 +188,7 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
         {
           title: `PaynetEasy test product ${tag}`,
           status: "published",
-          shipping_profile_id: shippingProfile.id,
+          ...(options.shipsNothing ? {} : { shipping_profile_id: shippingProfile.id }),
           options: [{ title: "Size", values: ["One size"] }],
           variants: [
             {
@@ -215,6 +223,7 @@ export async function seedStore(container: MedusaContainer, options: SeedStoreOp
     variantId: product.variants[0].id,
     unitPrice,
     shippingPrice,
+    requiresShipping: !options.shipsNothing,
   }
 }
 
@@ -391,7 +400,8 @@ export function payerFromCart(cart: any, ip = "203.0.113.7") {
  * The whole storefront checkout up to (not including) completion: cart → shipping → collection → session.
  * The session data defaults to `{ payer: payerFromCart(cart) }`, as a storefront would send; pass `sessionData`
  * to send something else (e.g. `{}` to test the provider's refusal without payer details); `shipping: false`
- * leaves the cart without a shipping method (so completing it fails).
+ * leaves the cart without a shipping method (so completing it fails, unless the store was seeded with `shipsNothing`:
+ * its carts never get one).
  */
 export async function checkoutToPaymentSession(
   api: Api,
@@ -400,7 +410,7 @@ export async function checkoutToPaymentSession(
   options: CartOptions & { sessionData?: Record<string, unknown>; shipping?: boolean } = {}
 ) {
   const created = await createCart(api, store, options)
-  const cart = options.shipping === false ? created : await addShippingMethod(api, store, created.id)
+  const cart = options.shipping === false || !store.requiresShipping ? created : await addShippingMethod(api, store, created.id)
   const collection = await createPaymentCollection(api, store, cart.id)
   const data = options.sessionData ?? { payer: payerFromCart(cart) }
   const { paymentCollection, session } = await initiatePaymentSession(api, store, collection.id, providerId, data)
