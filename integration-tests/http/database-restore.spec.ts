@@ -6,7 +6,9 @@
  */
 import { Client } from "pg"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { setTimeout as sleep } from "node:timers/promises"
+import { TICK_LOCK } from "../../src/workflows/payneteasy/reconcile"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { useSandbox } from "../helpers/sandbox"
 import { PROVIDER_IDS } from "../helpers/provider-options"
@@ -49,7 +51,7 @@ const differences = (a: Record<string, string>, b: Record<string, string>) =>
 
 medusaIntegrationTestRunner({
   cwd: TEST_APP_DIR,
-  testSuite: ({ api, getContainer, dbConfig }) => {
+  testSuite: ({ api, getContainer, dbConfig, dbUtils }) => {
     let store: StoreFixture
     let oid: number
     const template = () => `${dbConfig.dbName}-template`
@@ -87,6 +89,32 @@ medusaIntegrationTestRunner({
     it("equal again", async () => {
       expect(differences(await fingerprint(dbConfig.dbName), await fingerprint(template()))).toEqual([])
       expect(await databaseOid()).toBe(oid)
+    })
+
+    // The app's reconciliation ticks (src/jobs, every 3 s) write on their own clock: a tick that read a test's rows
+    // before the restore and wrote after it left a watch row in the next test's state (payneteasy_reconciliation, one
+    // whole run in five, 2026-11-28). Here a tick is in flight (it holds its lock, as every tick does) while the runner
+    // restores, and writes late; the restore must wait for it, so the write is undone with the rest.
+    it("a restore waits for a reconciliation tick in flight: the tick's late write is undone too", async () => {
+      const container = getContainer()
+      const locking = container.resolve(Modules.LOCKING)
+      const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+      await pg.raw("UPDATE store SET name = 'changed by the test'")
+      const tick = { ownerId: "a reconciliation tick in flight", expire: 60 }
+      await locking.acquire(TICK_LOCK, tick)
+      let restored = false
+      const restoring = dbUtils.restore().then(() => {
+        restored = true
+      })
+      try {
+        await sleep(500)
+        expect(restored).toBe(false)
+        await pg.raw("UPDATE store SET name = 'written late by the tick'")
+      } finally {
+        await locking.release(TICK_LOCK, { ownerId: tick.ownerId })
+        await restoring
+      }
+      expect(differences(await fingerprint(dbConfig.dbName), await fingerprint(template()))).toEqual([])
     })
   },
 })

@@ -118,7 +118,37 @@ async function moveAside(c, db) {
   scheduleDrop(trash)
 }
 
-async function restore({ databaseName, templateName }) {
+/**
+ * The app's reconciliation ticks (src/jobs: payments and payouts every 3 s, recurring charges every minute) write on
+ * their own clock. A tick that read a test's rows before the restore and wrote after it left that write in the next
+ * test's starting state (a watch row in payneteasy_reconciliation, one whole run in five, 2026-11-28). So the restore
+ * holds the ticks' locks (Medusa's locking module, as a tick on another instance would): it waits for a tick in
+ * flight, and a tick due meanwhile finds its lock taken and skips, as it does when another instance is ticking.
+ * The container is the app's (set by test-utils-from-template.js when the runner boots it); without one, no wait.
+ */
+let appContainer
+function holdTicksDuringRestore(container) {
+  appContainer = container
+}
+
+async function withTicksHeld(work) {
+  const locking = appContainer?.hasRegistration?.("locking") ? appContainer.resolve("locking") : undefined
+  if (!locking) return work()
+  // TypeScript sources, loaded through the test's module registry (the lock names are written once, by each tick)
+  const locks = [
+    require("../../src/workflows/payneteasy/reconcile").TICK_LOCK,
+    require("../../src/core/payouts/reconcile-payouts").PAYOUT_TICK_LOCK,
+    require("../../src/core/recurring/reconcile-charges").RECURRING_TICK_LOCK,
+  ]
+  // a tick's lock expires after 2 minutes (src/core/locks/tick-lock.ts): no tick holds it longer
+  return locking.execute(locks, work, { timeout: 150 })
+}
+
+async function restore(args) {
+  return withTicksHeld(() => restoreUnlocked(args))
+}
+
+async function restoreUnlocked({ databaseName, templateName }) {
   if (databaseName === templateName) throw new Error("Template database name must differ from target database")
   // The tables the test wrote, put back in place (restore-in-place.js); a copy of the template when that cannot vouch.
   if (await restoreInPlace(databaseName, templateName).catch(warnOnce)) return
@@ -187,4 +217,4 @@ async function dropTrash() {
   }
 }
 
-module.exports = { installFastRestore, dropTrash, TRASH_PREFIX }
+module.exports = { installFastRestore, holdTicksDuringRestore, dropTrash, TRASH_PREFIX }

@@ -10,7 +10,7 @@
 const path = require("node:path")
 const { ulid } = require("ulid")
 const { cloneTestTemplate } = require("./template-database")
-const { installFastRestore } = require("./database-restore")
+const { installFastRestore, holdTicksDuringRestore } = require("./database-restore")
 
 // The real package, by path: the package name itself is mapped to this file.
 const real = require(path.join(__dirname, "..", "..", "node_modules", "@medusajs", "test-utils", "dist", "index.js"))
@@ -32,11 +32,26 @@ function skipNextModuleMigrations() {
   }
 }
 
-function medusaIntegrationTestRunner(options) {
+/** The runner's options with the app's container handed to the restore (database-restore.js: ticks held). */
+function withContainerForRestore(options) {
+  return {
+    ...options,
+    hooks: {
+      ...options.hooks,
+      beforeServerStart: async (container) => {
+        holdTicksDuringRestore(container)
+        await options.hooks?.beforeServerStart?.(container)
+      },
+    },
+  }
+}
+
+function medusaIntegrationTestRunner(given) {
   // A spec file loaded into an app group (integration-tests/groups/) runs on the group's booted app.
   const { groupMember, attachToGroup } = require("../helpers/app-group")
   const group = groupMember()
-  if (group) return attachToGroup(group, options)
+  if (group) return attachToGroup(group, given)
+  const options = withContainerForRestore(given)
   const template = process.env.PNE_TEST_DB_TEMPLATE
   if (!template || template === "off" || options.dbName) return real.medusaIntegrationTestRunner(options)
   // The runner's own naming (medusa-<id>-integration-<worker>), with a name it can be told before it creates it.
