@@ -59,8 +59,8 @@ export interface SeedStoreOptions {
   tax?: { rate: number; inclusive?: boolean }
   /**
    * The product ships nothing (a download, a service: no shipping profile, no inventory), so its carts complete without
-   * a shipping method and a checkout skips that step, Medusa's costliest (about half a second of CPU: it refreshes the
-   * whole cart). For specs that make many checkouts whose shipping is not what they test. Default false.
+   * a shipping method and a checkout skips that step (Medusa refreshes the whole cart on it: 0.18 s of CPU a checkout
+   * in the storm, 2026-11-28). For specs that make many checkouts whose shipping is not what they test. Default false.
    */
   shipsNothing?: boolean
 }
