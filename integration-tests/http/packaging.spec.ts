@@ -16,6 +16,7 @@ import { Client } from "pg"
 import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { REPO_ROOT } from "../helpers/paths"
 import { getFreePort } from "../helpers/ports"
+import { installKey, installWithCache } from "../packaging/medusa-install-cache"
 import {
   buildAndPack, childEnv, copyOfRepository, extract, installMedusaApp, removeInBackground, sh, startApp, stopApp, tarballFiles, writeFreshApp,
 } from "../packaging/fresh-app"
@@ -70,7 +71,7 @@ describe("npm package", () => {
     const [packed, medusa] = await Promise.all([buildAndPack(work, source), installMedusaApp(path.join(work, "app"))])
     tarball = packed.tarball
     timings.pack_with_build = packed.packMs
-    timings.install_medusa_meanwhile = medusa.ms
+    timings[medusa.fromCache ? "copy_medusa_install_meanwhile" : "install_medusa_meanwhile"] = medusa.ms
     files = await tarballFiles(tarball)
   })
 
@@ -142,6 +143,8 @@ describe("npm package", () => {
     expect(installed.name).toBe("medusa-payment-payneteasy")
     // A real install: a directory with the tarball's content, not a link back into this repository.
     expect(fs.lstatSync(path.join(appDir, "node_modules/medusa-payment-payneteasy")).isSymbolicLink()).toBe(false)
+    // Medusa's own files are the app's: copied from the checkout's install cache, if at all, never linked to it.
+    expect(fs.statSync(path.join(appDir, "node_modules/@medusajs/framework/package.json")).nlink).toBe(1)
     expect(fs.existsSync(path.join(appDir, "node_modules/medusa-payment-payneteasy/.medusa/server/src/providers/payneteasy/index.js"))).toBe(true)
 
     // The storefront kit: both entries load from the installed package as CommonJS and as ESM, and export the same API.
@@ -206,6 +209,65 @@ describe("npm package", () => {
       expect(callback.status).toBe(400)
     } finally {
       await stopApp(app.child)
+    }
+  })
+})
+
+/** The checkout's cache of Medusa's own install (integration-tests/packaging/medusa-install-cache.ts), with a stand-in
+ *  for `npm install` that writes a small tree: a file, a nested package and a .bin link. */
+describe("Medusa's install for the fresh app, made once per checkout", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-install-cache-"))
+  const cache = path.join(root, "cache")
+  let installs = 0
+  const fakeInstall = async (dir: string) => {
+    installs++
+    fs.mkdirSync(path.join(dir, "node_modules", "pkg", "bin"), { recursive: true })
+    fs.writeFileSync(path.join(dir, "node_modules", "pkg", "bin", "cli.js"), "// cli\n")
+    fs.mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true })
+    fs.symlinkSync("../pkg/bin/cli.js", path.join(dir, "node_modules", ".bin", "pkg"))
+    fs.writeFileSync(path.join(dir, "package-lock.json"), `{"install":${installs}}\n`)
+  }
+  const pkgA = '{"name":"a"}\n'
+  const pkgB = '{"name":"b"}\n'
+  const app = (name: string) => path.join(root, name)
+
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+
+  it("installs once for a package.json, then copies: same tree, links kept, the package.json written", async () => {
+    const first = await installWithCache(app("one"), pkgA, fakeInstall, cache)
+    const second = await installWithCache(app("two"), pkgA, fakeInstall, cache)
+    expect([first.fromCache, second.fromCache, installs]).toEqual([false, true, 1])
+    expect(fs.readdirSync(cache)).toEqual([installKey(pkgA)])
+    expect(fs.readFileSync(path.join(app("two"), "package.json"), "utf8")).toBe(pkgA)
+    expect(fs.readFileSync(path.join(app("two"), "package-lock.json"), "utf8")).toBe('{"install":1}\n')
+    expect(fs.readlinkSync(path.join(app("two"), "node_modules", ".bin", "pkg"))).toBe("../pkg/bin/cli.js")
+    expect(fs.readFileSync(path.join(app("two"), "node_modules", ".bin", "pkg"), "utf8")).toBe("// cli\n")
+  })
+
+  it("gives each app its own files: writing into one (npm rewrites its lockfiles) changes neither the cache nor the next app", async () => {
+    fs.writeFileSync(path.join(app("two"), "package-lock.json"), '{"plugin":"added"}\n')
+    fs.appendFileSync(path.join(app("two"), "node_modules", "pkg", "bin", "cli.js"), "// changed in place\n")
+    const third = await installWithCache(app("three"), pkgA, fakeInstall, cache)
+    expect(third.fromCache).toBe(true)
+    expect(fs.readFileSync(path.join(app("three"), "package-lock.json"), "utf8")).toBe('{"install":1}\n')
+    expect(fs.readFileSync(path.join(app("three"), "node_modules", "pkg", "bin", "cli.js"), "utf8")).toBe("// cli\n")
+    expect(fs.statSync(path.join(app("three"), "node_modules", "pkg", "bin", "cli.js")).nlink).toBe(1)
+  })
+
+  it("installs again for another package.json (or Node version) and keeps only the newest entry", async () => {
+    const other = await installWithCache(app("four"), pkgB, fakeInstall, cache)
+    expect([other.fromCache, installs]).toEqual([false, 2])
+    expect(fs.readdirSync(cache)).toEqual([installKey(pkgB)])
+    expect(installKey(pkgA)).not.toBe(installKey(pkgB))
+  })
+
+  it("installs every time with PNE_PACKAGING_MEDUSA_CACHE=off", async () => {
+    process.env.PNE_PACKAGING_MEDUSA_CACHE = "off"
+    try {
+      const uncached = await installWithCache(app("five"), pkgB, fakeInstall, cache)
+      expect([uncached.fromCache, installs]).toEqual([false, 3])
+    } finally {
+      delete process.env.PNE_PACKAGING_MEDUSA_CACHE
     }
   })
 })

@@ -9,6 +9,7 @@ import fs from "node:fs"
 import path from "node:path"
 import { promisify } from "node:util"
 import { REPO_ROOT } from "../helpers/paths"
+import { installWithCache, type CachedInstall } from "./medusa-install-cache"
 
 const run = promisify(execFile)
 export const MEDUSA_VERSION = "2.21.2"
@@ -96,13 +97,14 @@ export function readmeMedusaConfig(): string {
 
 /**
  * The fresh app with Medusa alone installed (`npm install` of the starter's dependencies, no plugin yet): started while
- * `npm pack` builds the plugin, since neither needs the other (the build is CPU, the install mostly disk). The test then
- * adds the tarball with a second `npm install`, as a store owner adds a plugin to an existing Medusa app.
+ * `npm pack` builds the plugin, since neither needs the other. The install is made once per checkout and copied into
+ * later runs' apps (medusa-install-cache.ts says why and how). The test then adds the tarball with a second, real
+ * `npm install`, as a store owner adds a plugin to an existing Medusa app.
  */
-export async function installMedusaApp(dir: string): Promise<CommandResult> {
-  fs.mkdirSync(dir, { recursive: true })
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(freshAppPackage(), null, 2) + "\n")
-  return sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, timeoutMs: 8 * 60_000 })
+export async function installMedusaApp(dir: string): Promise<CachedInstall> {
+  return installWithCache(dir, JSON.stringify(freshAppPackage(), null, 2) + "\n", (cwd) =>
+    sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd, timeoutMs: 8 * 60_000 })
+  )
 }
 
 /** The starter-like package.json: Medusa, its CLI and the TypeScript tooling; with `tarball`, the plugin from it. */
