@@ -261,11 +261,25 @@ describe("Medusa's install for the fresh app, made once per checkout", () => {
     expect(installKey(pkgA)).not.toBe(installKey(pkgB))
   })
 
+  it("still gives the app its install when the cache cannot be written (a full disk), and says so", async () => {
+    const blocked = path.join(root, "not-a-directory")
+    fs.writeFileSync(blocked, "")
+    const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined)
+    try {
+      const result = await installWithCache(app("blocked"), pkgA, fakeInstall, blocked)
+      expect([result.fromCache, installs]).toEqual([false, 3])
+      expect(fs.readFileSync(path.join(app("blocked"), "node_modules", "pkg", "bin", "cli.js"), "utf8")).toBe("// cli\n")
+      expect(warn.mock.calls.join(" ")).toMatch(/not cached/)
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
   it("installs every time with PNE_PACKAGING_MEDUSA_CACHE=off", async () => {
     process.env.PNE_PACKAGING_MEDUSA_CACHE = "off"
     try {
       const uncached = await installWithCache(app("five"), pkgB, fakeInstall, cache)
-      expect([uncached.fromCache, installs]).toEqual([false, 3])
+      expect([uncached.fromCache, installs]).toEqual([false, 4])
     } finally {
       delete process.env.PNE_PACKAGING_MEDUSA_CACHE
     }

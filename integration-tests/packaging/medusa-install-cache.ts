@@ -58,17 +58,30 @@ export async function installWithCache(
     return { ms: Date.now() - started, fromCache: true }
   }
   await install(dir)
-  if (process.env.PNE_PACKAGING_MEDUSA_CACHE !== "off") {
-    const partial = path.join(cacheRoot, `.partial-${key}-${process.pid}-${Date.now()}`)
+  if (process.env.PNE_PACKAGING_MEDUSA_CACHE !== "off") await fill(dir, cacheRoot, key)
+  return { ms: Date.now() - started, fromCache: false }
+}
+
+/** Copies the installed tree into the cache. A cache that cannot be written (a full disk: the entry is 711 MB) only
+ *  costs the next run its install again: said, not thrown. */
+async function fill(dir: string, cacheRoot: string, key: string): Promise<void> {
+  const partial = path.join(cacheRoot, `.partial-${key}-${process.pid}-${Date.now()}`)
+  try {
     await copyTree(dir, partial)
     try {
-      fs.renameSync(partial, entry)
+      fs.renameSync(partial, path.join(cacheRoot, key))
     } catch {
       fs.rmSync(partial, { recursive: true, force: true }) // another run filled this key first
     }
     for (const old of fs.readdirSync(cacheRoot)) {
       if (old !== key && !old.startsWith(".partial-")) fs.rmSync(path.join(cacheRoot, old), { recursive: true, force: true })
     }
+  } catch (e) {
+    try {
+      fs.rmSync(partial, { recursive: true, force: true })
+    } catch {
+      // nothing was written there either
+    }
+    console.warn(`[packaging] Medusa's install was not cached (the next run installs again): ${(e as Error).message.split("\n")[0]}`)
   }
-  return { ms: Date.now() - started, fromCache: false }
 }
