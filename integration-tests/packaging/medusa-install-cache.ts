@@ -4,8 +4,8 @@
  * on 2 cores, on every `npm test` (issue 38), while a plain copy of the result costs about 3 s. What the spec is about
  * stays real: the plugin is added to that app by its own `npm install` of the tarball, as a store owner adds it.
  *
- * The copy is a copy (`cp -a`), not hard links: npm rewrites some files in place when the plugin is added (the app's
- * lockfiles), and a link would carry that back into the cache. The cache lives in node_modules/.cache, so `npm ci`
+ * The copy is a copy (`cp -a`), not hard links: any write in place into a file of the app (npm's when the plugin is
+ * added, Medusa's when it builds or starts) would reach the cache, and every later run, through a link. The cache lives in node_modules/.cache, so `npm ci`
  * (which a fresh clone and CI start with) empties it; it is keyed by the app's package.json and Node's version, and a
  * new key removes the older ones. PNE_PACKAGING_MEDUSA_CACHE=off installs every time.
  */
