@@ -25,7 +25,8 @@ jest.setTimeout(15 * 60_000)
 
 // Unique per run: several checkouts may run this spec against one Postgres at once.
 const DB_NAME = `medusa_payneteasy_packaging_${process.pid}`
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-packaging-"))
+// Made in the describe's beforeAll, so a run that filters its tests out leaves no directory behind.
+let work = ""
 const timings: Record<string, number> = {}
 
 function dbAdmin() {
@@ -60,6 +61,7 @@ describe("npm package", () => {
   let files: string[]
 
   beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-packaging-"))
     // Packed from a copy of the repository, whose build the other specs' apps install (copyOfRepository says why).
     const source = copyOfRepository(path.join(work, "source"))
     // No build beforehand: `npm pack` alone must produce the built plugin (package.json's prepack), so a maintainer
@@ -78,7 +80,7 @@ describe("npm package", () => {
   afterAll(async () => {
     console.log(`[packaging] timings (s): ${Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(", ")}`)
     await recreateDatabase({ create: false }).catch(() => undefined)
-    if (process.env.PAYNETEASY_KEEP_PACKAGING_APP !== "1") removeInBackground(work)
+    if (work && process.env.PAYNETEASY_KEEP_PACKAGING_APP !== "1") removeInBackground(work)
   })
 
   it("is built by npm pack itself (prepack): nothing from an earlier build survives", () => {
@@ -216,8 +218,8 @@ describe("npm package", () => {
 /** The checkout's cache of Medusa's own install (integration-tests/packaging/medusa-install-cache.ts), with a stand-in
  *  for `npm install` that writes a small tree: a file, a nested package and a .bin link. */
 describe("Medusa's install for the fresh app, made once per checkout", () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-install-cache-"))
-  const cache = path.join(root, "cache")
+  let root = ""
+  let cache = ""
   let installs = 0
   const fakeInstall = async (dir: string) => {
     installs++
@@ -231,6 +233,10 @@ describe("Medusa's install for the fresh app, made once per checkout", () => {
   const pkgB = '{"name":"b"}\n'
   const app = (name: string) => path.join(root, name)
 
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "payneteasy-install-cache-"))
+    cache = path.join(root, "cache")
+  })
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
 
   it("installs once for a package.json, then copies: same tree, links kept, the package.json written", async () => {
