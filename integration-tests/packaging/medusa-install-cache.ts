@@ -51,14 +51,15 @@ export async function installWithCache(
   const started = Date.now()
   fs.mkdirSync(dir, { recursive: true })
   fs.writeFileSync(path.join(dir, "package.json"), packageJson)
+  const cached = process.env.PNE_PACKAGING_MEDUSA_CACHE !== "off"
   const key = installKey(packageJson)
   const entry = path.join(cacheRoot, key)
-  if (process.env.PNE_PACKAGING_MEDUSA_CACHE !== "off" && fs.existsSync(entry)) {
+  if (cached && fs.existsSync(entry)) {
     await copyTree(entry, dir)
     return { ms: Date.now() - started, fromCache: true }
   }
   await install(dir)
-  if (process.env.PNE_PACKAGING_MEDUSA_CACHE !== "off") await fill(dir, cacheRoot, key)
+  if (cached) await fill(dir, cacheRoot, key)
   return { ms: Date.now() - started, fromCache: false }
 }
 
