@@ -111,7 +111,7 @@ export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: 
   if ((type === "sale" || type === "preauth") && isDeclined(reply)) {
     return { ...data, gatewayStatus: reply.status } // the payment itself failed: nothing is held
   }
-  return voidOrReturn(ctx, data, `Cancel ${cancelId ?? data.session_id}`)
+  return giveBackInFull(ctx, data, `Cancel ${cancelId ?? data.session_id}`)
 }
 
 /**
@@ -136,7 +136,7 @@ export async function releaseDeleted(ctx: ProviderContext, data: SessionData): P
     if (!orderId) return undefined
     const status = toSessionStatus({ status: reply.status, transactionType: transactionTypeOf(reply) ?? data.transactionType })
     if (status === PaymentSessionStatus.AUTHORIZED) {
-      return await voidOrReturn(ctx, { ...data, orderId }, `Session ${data.session_id} deleted`)
+      return await giveBackInFull(ctx, { ...data, orderId }, `Session ${data.session_id} deleted`)
     }
     if (status === PaymentSessionStatus.CAPTURED) {
       ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted but gateway order ${orderId} is a paid sale; reconcile it`)
@@ -150,8 +150,11 @@ export async function releaseDeleted(ctx: ProviderContext, data: SessionData): P
   return undefined
 }
 
-/** Void; when the gateway refuses it (e.g. settled), a full return (no amount = full reversal). */
-async function voidOrReturn(ctx: ProviderContext, data: SessionData, comment: string): Promise<Data> {
+/**
+ * Void; when the gateway refuses it (e.g. settled), a full return (no amount = full reversal). Also what gives back the
+ * payment of a session Medusa deleted (core/callbacks/orphaned-payment.ts).
+ */
+export async function giveBackInFull(ctx: ProviderContext, data: SessionData, comment: string): Promise<Data> {
   const base = { comment: comment.slice(0, 50) }
   try {
     const entry = await follow(ctx, "VOID", base, data)

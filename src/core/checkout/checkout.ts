@@ -8,6 +8,7 @@ import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { isDeclined } from "../../gateway/statuses"
 import { isFinal, isNotFound, maybeSent, pollStatus, sendOnce } from "../connection"
+import { ownedCallbackUrl } from "./callback-owner"
 import { clientOrderIdFor } from "./client-order-id"
 import { providerKeysCleared, type SessionData } from "./session-data"
 import { toGatewayAmount, toGatewayCurrency } from "./amounts"
@@ -33,7 +34,8 @@ function orderRequest(ctx: ProviderContext, data: SessionData, payer: Payer): Or
     description: ctx.options.orderDescription ?? DEFAULT_ORDER_DESCRIPTION,
     payer,
     redirectUrl: `${backend}/payneteasy/return`,
-    callbackUrl: `${backend}/payneteasy/callback`,
+    // tagged, so that a callback for this order still proves it ours once Medusa has deleted the session (callback-owner.ts)
+    callbackUrl: ownedCallbackUrl(`${backend}/payneteasy/callback`, ctx.options.controlKey, data.clientOrderId),
   }
 }
 

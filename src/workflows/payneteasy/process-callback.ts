@@ -19,9 +19,12 @@
  *   (saved-cards/verification-callback.ts); a recurring payment's charge (`pnerp_…`): STATUS decides under the
  *   recurring payment's lock (recurring/charge-callback.ts). The kinds are listed in core/callbacks/order-kinds.ts.
  * - a genuine callback for an order Medusa does not know (its session was deleted after a cart change, while the
- *   shopper still paid on an open payment page): `approved` means the shopper may have been charged with no order
- *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid — the provider's
- *   deletePayment only logs a paid sale, it never refunds one. Anything else is kept as `ignored`.
+ *   shopper still paid on an open payment page): when it carries our tag (an order this plugin registered:
+ *   core/checkout/callback-owner.ts), an approved payment is given back, void or full return, STATUS first and once
+ *   (core/callbacks/orphaned-payment.ts), and the gateway's notice of that give-back is `ignored`. Without the tag
+ *   (not ours, or registered before the tag existed) `approved` means the shopper may have been charged with no order
+ *   to show for it, so the row is `flagged` and a warning names orderid / client_orderid. Anything else is kept as
+ *   `ignored`.
  * → write the row's outcome (compensation restores the previous one, as the plan read it) → release the lock.
  * The rows an event names are read once, together, before the locks (processCallbacks); under the lock the row, its
  * session and the session's Payment / cart / order are one statement (core/callbacks/processing-reads.ts), handed to
@@ -49,6 +52,7 @@ import { processPayoutCallback } from "../../core/payouts/payout-callback"
 import { rowKindOf } from "../../core/callbacks/order-kinds"
 import { settleCardVerificationCallback } from "../../core/saved-cards/verification-callback"
 import { processRecurringCharge } from "../../core/recurring/charge-callback"
+import { giveBackOrphanedPayment, isGiveBackNotice, isOwnOrder } from "../../core/callbacks/orphaned-payment"
 
 export { CALLBACK_RECEIVED } from "../../core/callbacks/callback-queue"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
@@ -73,6 +77,7 @@ type Plan =
   | { kind: "payout" }
   | { kind: "card_verification" }
   | { kind: "recurring" }
+  | { kind: "orphan" }
 
 const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 const readRow = async (container: MedusaContainer, id: string) =>
@@ -98,6 +103,12 @@ async function planFor(container: MedusaContainer, row: CallbackRow, session: Se
   const rowKind = rowKindOf(row.client_orderid)?.name
   if (rowKind) return { kind: rowKind }
   if (!session) {
+    // An order this plugin registered (its callback carries our tag): its approved payment is given back, once; the
+    // gateway's notice of that give-back needs nobody (core/callbacks/orphaned-payment.ts).
+    if (isOwnOrder(container, row)) {
+      if (isInitialType(row.type) && row.status === "approved") return { kind: "orphan" }
+      if (isGiveBackNotice(row)) return final("ignored", `${row.type} ${row.status} on an order whose payment session Medusa had deleted: the gateway's notice of its give-back`)
+    }
     if (row.status === "approved") {
       logger.warn(
         `PaynetEasy: APPROVED ${row.type} for a payment session Medusa no longer has (orderid ${row.orderid}, client_orderid ${row.client_orderid}, amount ${row.amount ?? "?"} ${row.currency ?? ""}): the shopper may have paid with no order; callback ${row.id} flagged — refund or void it in the gateway's back office, or make the order by hand`
@@ -149,6 +160,15 @@ const settleCardCallbackStep = createStep("payneteasy-settle-card-verification-c
 const settleRecurringChargeStep = createStep("payneteasy-settle-recurring-charge", async (input: { callbackId: string }, { container }) => {
   const row = await readRow(container, input.callbackId)
   return new StepResponse<Result>(await processRecurringCharge(container, row, runRenewalOrder))
+})
+
+/**
+ * An approved payment of ours for a session Medusa deleted: given back (void, else a full return), STATUS first, under
+ * the session's lock. No compensation: money given back is not taken again.
+ */
+const giveBackOrphanStep = createStep("payneteasy-give-back-orphaned-payment", async (input: { callbackId: string }, { container }) => {
+  const row = await readRow(container, input.callbackId)
+  return new StepResponse<Result>(await giveBackOrphanedPayment(container, row))
 })
 
 /** A STATUS-confirmed later event onto the order (or payment) metadata and the event bus; undone by removing the entry. */
@@ -237,7 +257,10 @@ export const processPaynetEasyCallbackWorkflow = createWorkflow(
     const recurring = when("payneteasy-callback-is-recurring-charge", { plan }, ({ plan }) => plan.kind === "recurring").then(() =>
       settleRecurringChargeStep({ callbackId: input.callbackId })
     )
-    const result = transform({ plan, later, initial, payout, card, recurring }, ({ plan, later, initial, payout, card, recurring }): Result | undefined => {
+    const orphan = when("payneteasy-callback-is-orphaned-payment", { plan }, ({ plan }) => plan.kind === "orphan").then(() =>
+      giveBackOrphanStep({ callbackId: input.callbackId })
+    )
+    const result = transform({ plan, later, initial, payout, card, recurring, orphan }, ({ plan, later, initial, payout, card, recurring, orphan }): Result | undefined => {
       switch (plan.kind) {
         case "final": return { outcome: plan.outcome, detail: plan.detail }
         case "later": return later
@@ -245,6 +268,7 @@ export const processPaynetEasyCallbackWorkflow = createWorkflow(
         case "payout": return payout
         case "card_verification": return card
         case "recurring": return recurring
+        case "orphan": return orphan
         default: return undefined
       }
     })

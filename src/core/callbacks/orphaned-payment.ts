@@ -1,0 +1,108 @@
+/**
+ * A payment for a payment session Medusa has deleted: given back, once.
+ *
+ * Why: Medusa deletes a session when a new one is made on the same payment collection (the cart changed, a second
+ * click, a second tab), and the provider's deletePayment can release only what the gateway already holds. A shopper
+ * who then pays on the old hosted page (or whose card request was in flight) is charged for a session no order can
+ * ever be made from: nothing in Medusa would capture, show or refund it. When the callback proves the order is this
+ * store's own (its tag, core/checkout/callback-owner.ts), the money goes back to the card: a void, or a full return
+ * when the gateway refuses the void (a settled sale), as the provider's cancel does (after-authorization.ts).
+ *
+ * Once: it runs under the session's lock (process-callback.ts) and STATUS decides before anything is sent, on the
+ * same client_orderid and gateway order (never a new id): an order whose latest transaction is an approved void or
+ * reversal has been given back already (a second callback, a redelivery, a retry after a lost reply); one still
+ * processing is not sent again but left for the next try. A give-back whose reply was lost is settled by STATUS in
+ * follow-up.ts; one it cannot settle fails the row, which the reconciliation tick retries (STATUS first again), and
+ * the gateway itself refuses a second void or full return of one order. A callback without a valid tag (an order this
+ * plugin did not register, or one registered before the tag existed) is left to a person, as before.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { isApproved, isFinal } from "../../gateway/statuses"
+import { statusFields } from "../../gateway/requests"
+import { transactionTypeOf } from "../../gateway/replies"
+import type { CallbackRow } from "../../modules/payneteasy/service"
+import { clientForOptions, parseOptions, providerOptionsFor, type PaynetEasyOptions } from "../connection"
+import { giveBackInFull } from "../checkout/after-authorization"
+import { carriesOwnerTag } from "../checkout/callback-owner"
+import { sessionIdFromClientOrderId } from "../checkout/client-order-id"
+import type { ProviderContext } from "../checkout/context"
+import { gatewayValue } from "../checkout/gateway-call"
+import { idMismatch } from "../checkout/reply-match"
+import type { SessionData } from "../checkout/session-data"
+import { transactionTypeKey } from "../checkout/status-map"
+
+type Result = { outcome: CallbackRow["outcome"]; detail: string }
+
+/** Transaction types that give an order's money back: the echo of our own give-back, never a new payment. */
+const GIVE_BACK_TYPES = new Set(["void", "reversal", "return", "refund"])
+
+function optionsOf(container: MedusaContainer, providerId: string | null | undefined): PaynetEasyOptions | undefined {
+  const raw = providerId ? providerOptionsFor(container.resolve("configModule"), providerId) : undefined
+  try {
+    return raw ? parseOptions(raw) : undefined
+  } catch {
+    return undefined // invalid options: that registration vouches for nothing
+  }
+}
+
+/** Whether the row's callback carries the tag of its client_orderid under the key of the registration that verified it. */
+export function isOwnOrder(container: MedusaContainer, row: Pick<CallbackRow, "provider_id" | "client_orderid" | "params">): boolean {
+  const options = optionsOf(container, row.provider_id)
+  return !!options && carriesOwnerTag(options.controlKey, row.client_orderid, row.params as Record<string, unknown> | null)
+}
+
+/** A later transaction (void, reversal) on an order of ours whose session is gone: the gateway's notice of a give-back. */
+export function isGiveBackNotice(row: Pick<CallbackRow, "type">): boolean {
+  return GIVE_BACK_TYPES.has(row.type.trim().toLowerCase())
+}
+
+/**
+ * Gives back the approved payment of an order of ours whose session Medusa deleted (see the header). `row`: its
+ * approved initial callback, already known to carry our tag (isOwnOrder). Throws when the gateway cannot tell yet
+ * (the row is then `failed`, and retried).
+ */
+export async function giveBackOrphanedPayment(container: MedusaContainer, row: CallbackRow): Promise<Result> {
+  const options = optionsOf(container, row.provider_id)
+  if (!options) return { outcome: "flagged", detail: `the registration ${row.provider_id} that verified it has no usable options: a person must void or refund it at the gateway` }
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const client = clientForOptions(options)
+  try {
+    const ctx: ProviderContext = { client, options, logger }
+    const ids = { clientOrderId: row.client_orderid, orderId: row.orderid }
+    const reply = await gatewayValue("STATUS", () => client.request("STATUS", statusFields(ids)))
+    const mismatch = idMismatch(reply, ids)
+    if (mismatch) {
+      return { outcome: "flagged", detail: `its STATUS answered about another payment (${mismatch}): a person must check order ${row.orderid} at the gateway` }
+    }
+    const type = transactionTypeKey(transactionTypeOf(reply))
+    const what = `${row.type} ${row.amount ?? "?"} ${row.currency ?? ""}`.trim()
+    if (type === "void" || type === "reversal") {
+      if (isApproved(reply)) return { outcome: "processed", detail: `given back already (${type} approved at the gateway) for a payment session Medusa had deleted: ${what}` }
+      if (!isFinal(reply)) throw new Error(`the give-back of order ${row.orderid} is still ${reply.status} at the gateway; STATUS decides on the next try`)
+      return { outcome: "flagged", detail: `the gateway ${reply.status} the give-back (${type}) of order ${row.orderid}: a person must void or refund it at the gateway` }
+    }
+    if (type !== "sale" && type !== "preauth") {
+      return { outcome: "flagged", detail: `order ${row.orderid} of a deleted payment session shows a ${type} ${reply.status}: a person must check it at the gateway` }
+    }
+    if (!isFinal(reply)) throw new Error(`order ${row.orderid} is still ${reply.status} at the gateway; STATUS decides on the next try`)
+    if (!isApproved(reply)) return { outcome: "ignored", detail: `the ${type} was ${reply.status} at the gateway: nothing was taken from the shopper` }
+    const data = {
+      session_id: sessionIdFromClientOrderId(row.client_orderid) ?? row.client_orderid,
+      clientOrderId: row.client_orderid,
+      orderId: row.orderid,
+      transactionType: type,
+      currency: (row.currency ?? "").toUpperCase(),
+    } as SessionData
+    const after = (await giveBackInFull(ctx, data, `Session ${data.session_id} deleted`)) as SessionData
+    const entry = after.voidEntry ?? after.refunds?.[after.refunds.length - 1]
+    const how = after.voidEntry ? "voided" : "returned in full"
+    if (entry?.pending) throw new Error(`the give-back of order ${row.orderid} was sent and is still ${entry.status}; STATUS decides on the next try`)
+    logger.warn(
+      `PaynetEasy: APPROVED ${row.type} for a payment session Medusa had deleted (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.amount ?? "?"} ${row.currency ?? ""}): no order can be made from it, so it was ${how} at the gateway`
+    )
+    return { outcome: "processed", detail: `given back (${how}) because Medusa had deleted its payment session: ${what}` }
+  } finally {
+    client.close?.()
+  }
+}
