@@ -6,7 +6,8 @@
  * check says the good credentials work and the wrong ones do not. A screenshot of each screen goes to
  * browser-tests/screenshots/ (git-ignored).
  */
-import { payHostedPage } from "../src/sandbox"
+import { callbackControl } from "../src/gateway"
+import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../src/sandbox"
 import { DEFAULT_PROVIDERS, TEST_CARD, useAdminApp } from "./helpers/admin-app"
 import { checkoutToPaymentSession, storeHeaders } from "../integration-tests/helpers/store"
 import { waitFor } from "../integration-tests/helpers/inspect"
@@ -132,17 +133,41 @@ it("order panel vocabulary: no raw gateway status, flow word or internal id outs
   expect(technical).toBeNull() // closed until asked
 })
 
-it("PaynetEasy page: an approved payment for a deleted session is listed with what to do, and marked handled", async () => {
-  const { page, store, anonymous, api, admin } = app()
-  // The shopper changes the cart (Medusa deletes the payment session) but pays on the hosted page left open.
+it("PaynetEasy page: an approved payment for a deleted session no order of ours vouches for is listed with what to do, and marked handled", async () => {
+  const { page, store, anonymous, api, admin, sandbox, url } = app()
+  // The shopper changes the cart (Medusa deletes the payment session) but pays on the hosted page left open: the
+  // callback carries our tag, so the payment is given back by itself and needs nobody (core/callbacks/orphaned-payment.ts).
+  const ours = await checkoutToPaymentSession(anonymous, store, "pp_payneteasy_auto")
+  await anonymous.post(`/store/carts/${ours.cart.id}/line-items`, { variant_id: store.variantId, quantity: 1 }, storeHeaders(store))
+  await payHostedPage(ours.session.data.redirectUrl, TEST_CARD)
+  const given = await waitFor("the given-back callback in the callback log", async () => {
+    const { data } = await api.get(`/admin/payneteasy/callbacks?client_orderid=${ours.session.id}&outcome=processed`)
+    return data.callbacks?.[0]
+  })
+  expect(given.outcome_detail).toMatch(/given back/)
+  // The same, for an order whose callback does not carry the tag (registered before it existed, or by another shop on
+  // the account): nothing is given back, and a person is asked.
+  sandbox.control.addFault({ kind: "callback-off" })
   const { cart, session } = await checkoutToPaymentSession(anonymous, store, "pp_payneteasy_auto")
   await anonymous.post(`/store/carts/${cart.id}/line-items`, { variant_id: store.variantId, quantity: 1 }, storeHeaders(store))
   await payHostedPage(session.data.redirectUrl, TEST_CARD)
+  const [gateway] = sandbox.control.byClientOrderId(session.id)
+  const paid = await sandbox.control.waitForOutcome(gateway.orderid)
+  sandbox.control.clearFaults()
+  const untagged = new URL(`${url}/payneteasy/callback`)
+  const fields = {
+    status: "approved", merchant_order: session.id, client_orderid: session.id, orderid: gateway.orderid, type: "sale",
+    amount: paid.initialAmount, currency: "EUR", control: callbackControl("approved", gateway.orderid, session.id, DEFAULT_SANDBOX_MERCHANT.controlKey),
+  }
+  for (const [k, v] of Object.entries(fields)) untagged.searchParams.set(k, v)
+  expect((await fetch(untagged)).status).toBe(200)
   const item = await waitFor("the flagged item in the attention API", async () => {
     const { data } = await api.get("/admin/payneteasy/attention")
     return data.items.find((i: any) => i.client_orderid === session.id)
   })
   expect(item.kind).toBe("paid_without_order")
+  const { data: list } = await api.get("/admin/payneteasy/attention")
+  expect(list.items.find((i: any) => i.client_orderid === ours.session.id)).toBeUndefined()
 
   await app().gotoAdmin("/payneteasy")
   const row = page.locator(`[data-testid="payneteasy-attention-item"][data-item-id="${item.id}"]`)

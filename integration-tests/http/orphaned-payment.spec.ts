@@ -83,6 +83,16 @@ medusaIntegrationTestRunner({
       return { stale, live, staleOrder, liveOrder }
     }
 
+    /** A stale page paid with the sandbox's own callbacks off: the gateway holds the approved payment, nobody told us. */
+    async function paidQuietly(providerId: string) {
+      sandbox().control.addFault({ kind: "callback-off" })
+      const page = await stalePage(providerId)
+      await payHostedPage(page.stale.data.redirectUrl, CARD)
+      await sandbox().control.waitForOutcome(page.staleOrder.orderid)
+      sandbox().control.clearFaults()
+      return page
+    }
+
     it("an approved sale paid on the page of a deleted session is voided, once; the live session's order is untouched", async () => {
       const container = getContainer()
       const { stale, staleOrder, liveOrder } = await stalePage(PROVIDER_IDS.auto)
@@ -103,11 +113,7 @@ medusaIntegrationTestRunner({
       await settledRows(container, preauth.stale.id)
       expect(giveBacks(preauth.staleOrder.orderid).map((t) => `${t.type} ${t.status}`)).toEqual(["void approved"])
 
-      sandbox().control.addFault({ kind: "callback-off" })
-      const sale = await stalePage(PROVIDER_IDS.auto)
-      await payHostedPage(sale.stale.data.redirectUrl, CARD)
-      await sandbox().control.waitForOutcome(sale.staleOrder.orderid)
-      sandbox().control.clearFaults()
+      const sale = await paidQuietly(PROVIDER_IDS.auto)
       expect(sandbox().control.settle(sale.staleOrder.orderid)).toEqual([sale.staleOrder.orderid])
       expect(await deliver(sale.staleOrder.orderid)).toBe(200)
       const [row] = await settledRows(container, sale.stale.id)
@@ -118,11 +124,7 @@ medusaIntegrationTestRunner({
 
     it("double submits: the approved callback again and again, one after the other and at once, with the tick beside them, give back once", async () => {
       const container = getContainer()
-      sandbox().control.addFault({ kind: "callback-off" })
-      const { stale, staleOrder } = await stalePage(PROVIDER_IDS.auto)
-      await payHostedPage(stale.data.redirectUrl, CARD)
-      await sandbox().control.waitForOutcome(staleOrder.orderid)
-      sandbox().control.clearFaults()
+      const { stale, staleOrder } = await paidQuietly(PROVIDER_IDS.auto)
       // distinct gateway transaction ids make each a new event (a new row), not a redelivery of the first
       const [statuses] = await Promise.all([
         Promise.all(Array.from({ length: 6 }, (_, i) => deliver(staleOrder.orderid, { "processor-tx-id": `PNTEST-at-once-${i}` }, i % 2 ? "POST" : "GET"))),
@@ -163,11 +165,7 @@ medusaIntegrationTestRunner({
 
     it("without our tag, or with a forged one, nothing is given back: the row is flagged for a person", async () => {
       const container = getContainer()
-      sandbox().control.addFault({ kind: "callback-off" })
-      const { stale, staleOrder } = await stalePage(PROVIDER_IDS.auto)
-      await payHostedPage(stale.data.redirectUrl, CARD)
-      await sandbox().control.waitForOutcome(staleOrder.orderid)
-      sandbox().control.clearFaults()
+      const { stale, staleOrder } = await paidQuietly(PROVIDER_IDS.auto)
       const url = new URL(staleOrder.urls.serverCallback!)
       const real = url.searchParams.get(OWNER_PARAM)!
       const forged = real.slice(0, -1) + (real.endsWith("A") ? "B" : "A")

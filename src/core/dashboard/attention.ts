@@ -1,7 +1,8 @@
 /**
  * The attention queue: everything a person must act on, derived from the plugin's own records (never edited here):
  * - `paid_without_order`: a callback-log row `flagged` because the gateway approved a payment whose Medusa session
- *   no longer exists, or a reconciliation watch flagged because a paid cart could not be completed for an hour;
+ *   no longer exists and whose callback does not prove it this store's own (those are given back by themselves:
+ *   core/callbacks/orphaned-payment.ts), or a reconciliation watch flagged because a paid cart could not be completed for an hour;
  * - `chargeback`: a callback-log row whose type is a chargeback (or a similar bank-initiated event);
  * - `reconciliation_gave_up`: any other watch reconciliation flagged (no final status after an hour, a follow-up
  *   the gateway declined later);
@@ -62,7 +63,7 @@ function fromCallback(r: CallbackRow): AttentionItem | undefined {
       kind: "paid_without_order",
       title: `Approved ${r.type} with no order (gateway order ${r.orderid})`,
       what_to_do:
-        "The shopper was charged but Medusa has no order for it (its payment session was deleted, e.g. after a cart change). Refund or void the payment in the PaynetEasy back office, or create the order by hand.",
+        "The shopper was charged but Medusa has no order for it (its payment session was deleted, e.g. after a cart change), and nothing shows that this store registered the payment, so it was not given back by itself (an order from before this version, or another shop on the same PaynetEasy account). Refund or void the payment in the PaynetEasy back office, or create the order by hand.",
     }
   }
   if (r.outcome === "flagged") {
