@@ -156,7 +156,7 @@ medusaIntegrationTestRunner({
       expect(events).toContainEqual(expect.objectContaining({ callback_id: logged.id, type: "capture", status: "declined", confirmed: true }))
     })
 
-    it("an approved payment for a session deleted after a cart change is flagged for a person, not ignored", async () => {
+    it("an approved payment for a session deleted after a cart change is given back at the gateway, not ignored, and never an order", async () => {
       const container = getContainer()
       const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
       // The shopper changes the cart (Medusa deletes the session) but still pays on the payment page left open.
@@ -172,8 +172,9 @@ medusaIntegrationTestRunner({
       })
       expect(row.status).toBe("approved")
       expect(row.type).toBe("sale")
-      expect(row.outcome).toBe("flagged")
-      expect(row.outcome_detail).toMatch(/no longer exists/)
+      expect(row.outcome).toBe("processed")
+      expect(row.outcome_detail).toMatch(/given back \(voided\) because Medusa had deleted its payment session/)
+      expect(onlyGatewayOrder(sandbox(), session.id).transactions.map((t) => `${t.type} ${t.status}`)).toEqual(["sale approved", "void approved"])
       expect(await ordersForCart(container, cart.id)).toHaveLength(0)
     })
 

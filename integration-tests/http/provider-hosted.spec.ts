@@ -69,7 +69,8 @@ medusaIntegrationTestRunner({
       const before = onlyGatewayOrder(sandbox(), session.id)
       expect(before).toMatchObject({ operation: "PREAUTHFORM", initialAmount: "10.42", currency: "EUR" })
       expect(before.urls.redirect).toMatch(/\/payneteasy\/return$/)
-      expect(before.urls.serverCallback).toMatch(/\/payneteasy\/callback$/)
+      // tagged with the order's ownership proof (core/checkout/callback-owner.ts)
+      expect(before.urls.serverCallback).toMatch(/\/payneteasy\/callback\?pne_owner=[A-Za-z0-9_-]{24}$/)
 
       // Before paying, completing must not create an order: the redirect is not proof, STATUS is still processing.
       const early = await completeCartResponse(api, eur, cart.id)
