@@ -103,6 +103,6 @@ export async function giveBackOrphanedPayment(container: MedusaContainer, row: C
     )
     return { outcome: "processed", detail: `given back (${how}) because Medusa had deleted its payment session: ${what}` }
   } finally {
-    client.close?.()
+    await client.close().catch(() => undefined)
   }
 }
