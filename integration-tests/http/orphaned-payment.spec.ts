@@ -15,6 +15,7 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import { callbackControl } from "../../src/gateway"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage } from "../../src/sandbox"
 import { OWNER_PARAM } from "../../src/core/checkout/callback-owner"
@@ -162,6 +163,26 @@ medusaIntegrationTestRunner({
         expect(giveBacks(staleOrder.orderid).map((t) => `${t.type} ${t.status}`)).toEqual(["void approved"])
       })
     }
+
+    it("a deleted session Medusa had recorded a payment for is never given back: a person decides", async () => {
+      const container = getContainer()
+      sandbox().control.addFault({ kind: "callback-off" })
+      const { session } = await checkoutToPaymentSession(api, store, PROVIDER_IDS.auto)
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const [gateway] = sandbox().control.byClientOrderId(session.id)
+      await sandbox().control.waitForOutcome(gateway.orderid)
+      sandbox().control.clearFaults()
+      // Medusa authorized the session (a Payment holds the sale), then the session was deleted all the same.
+      const payments = container.resolve(Modules.PAYMENT)
+      const payment = await payments.authorizePaymentSession(session.id, {})
+      await payments.deletePaymentSession(session.id)
+      expect(await payments.listPaymentSessions({ id: session.id })).toEqual([])
+      expect(await deliver(gateway.orderid)).toBe(200)
+      const [row] = await settledRows(container, session.id)
+      expect(row.outcome).toBe("flagged")
+      expect(row.outcome_detail).toContain(payment!.id)
+      expect(giveBacks(gateway.orderid)).toEqual([])
+    })
 
     it("without our tag, or with a forged one, nothing is given back: the row is flagged for a person", async () => {
       const container = getContainer()

@@ -22,6 +22,7 @@ import { isApproved, isFinal } from "../../gateway/statuses"
 import { statusFields } from "../../gateway/requests"
 import { transactionTypeOf } from "../../gateway/replies"
 import type { CallbackRow } from "../../modules/payneteasy/service"
+import { paymentOfSession } from "./processing-reads"
 import { clientForOptions, parseOptions, providerOptionsFor, type PaynetEasyOptions } from "../connection"
 import { giveBackInFull } from "../checkout/after-authorization"
 import { carriesOwnerTag } from "../checkout/callback-owner"
@@ -63,6 +64,12 @@ export function isGiveBackNotice(row: Pick<CallbackRow, "type">): boolean {
  * (the row is then `failed`, and retried).
  */
 export async function giveBackOrphanedPayment(container: MedusaContainer, row: CallbackRow): Promise<Result> {
+  const sessionId = row.session_id ?? sessionIdFromClientOrderId(row.client_orderid) ?? row.client_orderid
+  // Medusa authorized the session before it went (a Payment holds this money, maybe an order): never behind its back.
+  const recorded = await paymentOfSession(container, sessionId)
+  if (recorded) {
+    return { outcome: "flagged", detail: `Medusa recorded payment ${recorded} for this deleted payment session, so it was not given back: a person must decide between the order and a refund` }
+  }
   const options = optionsOf(container, row.provider_id)
   if (!options) return { outcome: "flagged", detail: `the registration ${row.provider_id} that verified it has no usable options: a person must void or refund it at the gateway` }
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
@@ -88,7 +95,7 @@ export async function giveBackOrphanedPayment(container: MedusaContainer, row: C
     if (!isFinal(reply)) throw new Error(`order ${row.orderid} is still ${reply.status} at the gateway; STATUS decides on the next try`)
     if (!isApproved(reply)) return { outcome: "ignored", detail: `the ${type} was ${reply.status} at the gateway: nothing was taken from the shopper` }
     const data = {
-      session_id: sessionIdFromClientOrderId(row.client_orderid) ?? row.client_orderid,
+      session_id: sessionId,
       clientOrderId: row.client_orderid,
       orderId: row.orderid,
       transactionType: type,

@@ -6,7 +6,9 @@
  *   not per callback);
  * - `readForPlan`: under the session's lock, the row, its payment session and where the session's collection leads
  *   (Payment, cart, order), together;
- * - `paymentLinks`: the same Payment / cart / order lookup alone (settle-session.ts, before and after completing).
+ * - `paymentLinks`: the same Payment / cart / order lookup alone (settle-session.ts, before and after completing);
+ * - `paymentOfSession`: a Payment Medusa recorded for a session id, whether or not the session is still there
+ *   (orphaned-payment.ts: money Medusa holds as a Payment is never given back behind its back).
  *
  * Raw SQL on the payment module's and the link tables, read only, as core/callbacks/verify.ts and
  * modules/payneteasy/session-callback-insert.ts do: the same filters as Query applies (not deleted; a session of one
@@ -89,4 +91,13 @@ export async function paymentLinks(container: MedusaContainer, sessionId: string
     [sessionId, paymentCollectionId]
   )
   return linksOf(rows[0])
+}
+
+/** The id of a Payment (not deleted) Medusa recorded for payment session `sessionId`, whether or not the session exists. */
+export async function paymentOfSession(container: MedusaContainer, sessionId: string): Promise<string | undefined> {
+  const { rows } = await knex(container).raw(
+    `select id from payment where payment_session_id = ? and deleted_at is null order by created_at limit 1`,
+    [sessionId]
+  )
+  return rows[0]?.id
 }

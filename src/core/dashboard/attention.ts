@@ -63,7 +63,7 @@ function fromCallback(r: CallbackRow): AttentionItem | undefined {
       kind: "paid_without_order",
       title: `Approved ${r.type} with no order (gateway order ${r.orderid})`,
       what_to_do:
-        "The shopper was charged but Medusa has no order for it (its payment session was deleted, e.g. after a cart change), and nothing shows that this store registered the payment, so it was not given back by itself (an order from before this version, or another shop on the same PaynetEasy account). Refund or void the payment in the PaynetEasy back office, or create the order by hand.",
+        "The shopper was charged but Medusa has no order for it (its payment session was deleted, e.g. after a cart change), and it was not given back by itself: nothing shows that this store registered it (an order from before this version, or another shop on the same PaynetEasy account), or Medusa recorded a payment for it (the callback log says which). Refund or void the payment in the PaynetEasy back office, or create the order by hand.",
     }
   }
   if (r.outcome === "flagged") {
