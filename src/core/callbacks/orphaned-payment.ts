@@ -14,7 +14,8 @@
  * processing is not sent again but left for the next try. A give-back whose reply was lost is settled by STATUS in
  * follow-up.ts; one it cannot settle fails the row, which the reconciliation tick retries (STATUS first again), and
  * the gateway itself refuses a second void or full return of one order. A callback without a valid tag (an order this
- * plugin did not register, or one registered before the tag existed) is left to a person, as before.
+ * plugin did not register, or one registered before the tag existed) is left to a person, as before, and so is one
+ * whose session Medusa had authorized before deleting it (a Payment holds the money, perhaps an order).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -36,7 +37,7 @@ import { transactionTypeKey } from "../checkout/status-map"
 type Result = { outcome: CallbackRow["outcome"]; detail: string }
 
 /** Transaction types that give an order's money back: the echo of our own give-back, never a new payment. */
-const GIVE_BACK_TYPES = new Set(["void", "reversal", "return", "refund"])
+const GIVE_BACK_TYPES = new Set(["void", "reversal"]) // a RETURN is reported as a reversal
 
 function optionsOf(container: MedusaContainer, providerId: string | null | undefined): PaynetEasyOptions | undefined {
   const raw = providerId ? providerOptionsFor(container.resolve("configModule"), providerId) : undefined
