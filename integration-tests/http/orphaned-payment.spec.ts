@@ -9,7 +9,9 @@
  *   session's order untouched;
  * - double submits change nothing: the same approved callback delivered again and again, one after the other and at
  *   once, with the tick running beside them, still make one give-back;
- * - a lost or an unreadable reply to the give-back is settled by STATUS on the same order, never by a second one;
+ * - a lost or an unreadable reply to the give-back is settled by STATUS on the same order, never by a second one; a
+ *   STATUS that cannot be read fails the row without moving money, and the reconciliation tick's retry gives back once;
+ * - a session Medusa had authorized before deleting it (a Payment holds the money) is left to a person;
  * - a callback that does not carry our tag (an order this store did not register, or a forged tag) moves no money
  *   and is flagged for a person, as before.
  */
@@ -163,6 +165,27 @@ medusaIntegrationTestRunner({
         expect(giveBacks(staleOrder.orderid).map((t) => `${t.type} ${t.status}`)).toEqual(["void approved"])
       })
     }
+
+    it("a STATUS the gateway cannot answer fails the row and moves no money; the tick's retry gives back once", async () => {
+      const container = getContainer()
+      const { stale, staleOrder } = await paidQuietly(PROVIDER_IDS.auto)
+      const voidsBefore = sandbox().control.requests().VOID ?? 0
+      sandbox().control.addFault({ kind: "http-500", operation: "STATUS" })
+      expect(await deliver(staleOrder.orderid)).toBe(200)
+      const failed = await waitFor("the row failed", async () => {
+        const [r] = await callbackRows(container, { client_orderid: stale.id, source: "callback" })
+        return r?.outcome === "failed" ? r : false
+      })
+      expect(failed.outcome_detail).toMatch(/processing failed/)
+      expect((sandbox().control.requests().VOID ?? 0) - voidsBefore).toBe(0)
+      sandbox().control.clearFaults()
+      // the tick re-runs a row failed for more than a minute: STATUS first again, then the one give-back
+      await reconcileTick(container, { now: () => new Date(Date.now() + 120_000) })
+      const [row] = await settledRows(container, stale.id)
+      expect(row.outcome_detail).toMatch(/given back \(voided\)/)
+      expect((sandbox().control.requests().VOID ?? 0) - voidsBefore).toBe(1)
+      expect(giveBacks(staleOrder.orderid).map((t) => `${t.type} ${t.status}`)).toEqual(["void approved"])
+    })
 
     it("a deleted session Medusa had recorded a payment for is never given back: a person decides", async () => {
       const container = getContainer()
