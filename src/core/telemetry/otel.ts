@@ -21,12 +21,12 @@ import {
   metrics,
   trace,
   TraceFlags,
+  SpanKind,
   SpanStatusCode,
   type Attributes,
   type Link,
   type Meter,
   type Span,
-  type SpanKind,
   type SpanContext,
   type Tracer,
 } from "@medusajs/framework/opentelemetry/api"
@@ -88,6 +88,19 @@ export async function inSpan<T>(name: string, options: SpanOptions, fn: (span: S
   } finally {
     span.end()
   }
+}
+
+/**
+ * A subscriber's handling of an event (`process <event>`, a CONSUMER span). Medusa does not trace subscribers, and on
+ * its Redis event bus nothing of the emitter's context arrives, so this is the root of a trace of its own; when the
+ * emit ran in a traced context (the local event bus keeps it) that span is linked, not made the parent: a gathered
+ * emit carries the work of many requests. What the handler sends to the gateway is under this span.
+ */
+export function subscriberSpan<T>(event: string, fn: () => Promise<T>): Promise<T> {
+  const emitted = trace.getSpanContext(context.active())
+  const links = emitted && isSpanContextValid(emitted) ? [{ context: emitted, attributes: { "payneteasy.link": "emitted by" } }] : undefined
+  const attributes = { "messaging.operation.type": "process", "messaging.destination.name": event }
+  return inSpan(`process ${event}`, { root: true, kind: SpanKind.CONSUMER, links, attributes }, () => fn())
 }
 
 /** Sets attributes on the current span (Medusa's route or step span, or ours), when one is recording. */
