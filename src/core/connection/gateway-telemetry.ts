@@ -20,16 +20,29 @@ import { errorType, inSpan, markFailed, tracer } from "../telemetry/otel"
 import { instruments } from "../telemetry/metrics"
 import { reachOf } from "./reach"
 
+/** server.address and server.port of a request URL, parsed once per URL (one per operation and registration). */
+const servers = new Map<string, { address: string; port: number }>()
+function serverOf(href: string): { address: string; port: number } {
+  let server = servers.get(href)
+  if (!server) {
+    const url = new URL(href)
+    server = { address: url.hostname, port: Number(url.port || (url.protocol === "https:" ? 443 : 80)) }
+    if (servers.size > 1000) servers.clear()
+    servers.set(href, server)
+  }
+  return server
+}
+
 /** The span attributes of a request, as it starts. */
 function requestAttributes(info: GatewayRequestInfo): Attributes {
-  const url = new URL(info.url)
+  const server = serverOf(info.url)
   const a: Attributes = {
     "payneteasy.operation": info.operation,
     "payneteasy.moves_money": info.movesMoney,
     "payneteasy.endpoint": info.endpoint,
     "http.request.method": "POST",
-    "server.address": url.hostname,
-    "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+    "server.address": server.address,
+    "server.port": server.port,
     "url.full": info.url,
   }
   if (info.clientOrderId) a["payneteasy.client_order_id"] = info.clientOrderId
