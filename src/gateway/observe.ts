@@ -11,7 +11,6 @@
  * nothing to record (no OpenTelemetry SDK) answers `undefined` and costs the same.
  */
 import type { OperationSpec } from "./operations"
-import type { RequestFields } from "./request"
 import { parseGatewayStatus } from "./operations"
 import { clientOrderIdOf, errorCodeOf, orderIdOf, serialNumberOf } from "./replies"
 import { scrub } from "./scrub"
@@ -55,6 +54,9 @@ export interface GatewayObserver {
   /** An observation of this request, or undefined when there is nothing to record. Must not throw. */
   request(info: GatewayRequestInfo): GatewayRequestObservation | undefined
 }
+
+/** A request's fields as the client takes them (request.ts RequestFields, restated: request.ts imports config.ts, which imports this). */
+type RequestFields = Record<string, string | number | undefined>
 
 const text = (v: unknown): string | undefined => (v === undefined || v === null || v === "" ? undefined : String(v))
 
