@@ -23,7 +23,7 @@ import { backendUrl } from "../helpers/backend-url"
 import { PROVIDER_IDS, testProviderOptions } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
 import { adminAndEurStore, checkoutToPaymentSession, type AdminAuth, type StoreFixture } from "../helpers/store"
-import { callbackRows, onlyGatewayOrder, paymentsForSession, waitFor } from "../helpers/inspect"
+import { callbackRows, onlyGatewayOrder, ordersForCart, paymentsForSession, waitFor } from "../helpers/inspect"
 
 jest.setTimeout(240_000)
 
@@ -91,9 +91,17 @@ medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     let admin: AdminAuth
     let eur: StoreFixture
+    const infoLines: string[] = []
+    let checkout: { sessionId: string; paymentId: string; orderId: string; gatewayOrderId: string } | undefined
 
     beforeAll(async () => {
       ;({ admin, eur } = await adminAndEurStore(api, getContainer()))
+      const logger = getContainer().resolve("logger") as { info: (m: string) => void }
+      const info = logger.info.bind(logger)
+      jest.spyOn(logger, "info").mockImplementation((m: string) => {
+        infoLines.push(String(m))
+        return info(m)
+      })
     })
 
     it("a checkout, its callback and an admin capture: gateway spans under Medusa's route and step spans, the callback's processing linked to the checkout; nothing secret in any span", async () => {
@@ -146,7 +154,8 @@ medusaIntegrationTestRunner({
       expect(captureAncestors).toContain("route handler: /admin/payments/:id/capture")
       expect(captureAncestors.some((n) => /^step:/.test(n))).toBe(true)
       expect(capture.attributes["payneteasy.outcome"]).toBe("answered")
-      expect(cart.id).toBeDefined()
+      const [orderId] = await waitFor("the order", async () => ((await ordersForCart(container, cart.id)) as string[]).length ? ordersForCart(container, cart.id) : false)
+      checkout = { sessionId: session.id, paymentId: payment.id, orderId, gatewayOrderId: String(form.attributes["payneteasy.gateway_order_id"]) }
 
       // 4. Scrubbing, over every span of the run (Medusa's and the plugin's): no card data, no secret, no e-mail.
       const text = spanText(finished())
@@ -158,6 +167,24 @@ medusaIntegrationTestRunner({
           expect(v).not.toBe(CARD.cvv2)
         }
       }
+    })
+
+    it("logs: one info line per money movement (the order's authorization, the capture), each with every id of the payment", async () => {
+      const c = checkout!
+      const ids = `[payment_session=${c.sessionId} payment=${c.paymentId} order=${c.orderId} gateway_order=${c.gatewayOrderId} client_order=${c.sessionId}`
+      const movements = await waitFor("the movement lines", async () => {
+        const lines = infoLines.filter((l) => l.startsWith("PaynetEasy:") && l.includes(c.paymentId))
+        return lines.length >= 2 ? lines : false
+      })
+      expect(movements).toEqual([
+        expect.stringMatching(/^PaynetEasy: order placed, payment authorized \(preauth\) 10\.42 EUR \(gateway approved\) \[/),
+        expect.stringMatching(/^PaynetEasy: captured 10\.42 EUR \(gateway approved, capt_\w+\) \[/),
+      ])
+      for (const line of movements) expect(line).toContain(ids)
+      // grep of the gateway order id tells the same story as grep of the session id
+      const by = (id: string) => infoLines.filter((l) => l.includes(id))
+      expect(by(c.gatewayOrderId)).toEqual(by(c.sessionId))
+      expect(infoLines.join("\n")).not.toContain(CARD.number)
     })
 
     it("metrics: gateway requests by operation and outcome, callbacks received and processed, reconciliation, the attention queue", async () => {
