@@ -28,42 +28,24 @@ export const METRIC = {
 } as const
 
 function make(m: Meter) {
+  const seconds = (name: string, description: string) =>
+    m.createHistogram(name, { unit: "s", description, advice: { explicitBucketBoundaries: DURATION_BUCKETS } })
+  const counter = (name: string, unit: string, description: string) => m.createCounter(name, { unit, description })
   return {
     meter: m,
-    gatewayDuration: m.createHistogram(METRIC.gatewayDuration, {
-      unit: "s",
-      description: "PaynetEasy API requests (retries of a read-only request included), by operation and outcome (answered, not-sent, maybe-sent); its count is the number of requests",
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    }),
-    callbackReceived: m.createCounter(METRIC.callbackReceived, {
-      unit: "{callback}",
-      description: "Gateway callbacks at the callback route, by verdict: verified (recorded), duplicate (recorded before), refused (malformed, forged or unknown order)",
-    }),
-    callbackProcessed: m.createCounter(METRIC.callbackProcessed, {
-      unit: "{callback}",
-      description: "Recorded callbacks processed, by outcome: processed, ignored, flagged (a person must act), failed (retried by the reconciliation tick)",
-    }),
-    callbackProcessingDuration: m.createHistogram(METRIC.callbackProcessingDuration, {
-      unit: "s",
-      description: "Processing of one recorded callback (lock, STATUS, Medusa's payment and order), by outcome",
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    }),
-    reconciliationDue: m.createCounter(METRIC.reconciliationDue, {
-      unit: "{check}",
-      description: "Watched payments, payouts or recurring charges whose next gateway check had come and that a reconciliation tick checked",
-    }),
-    reconciliationSettled: m.createCounter(METRIC.reconciliationSettled, {
-      unit: "{check}",
-      description: "Reconciliation checks that found the gateway's final answer and closed the watch",
-    }),
-    reconciliationFlagged: m.createCounter(METRIC.reconciliationFlagged, {
-      unit: "{check}",
-      description: "Reconciliation checks that gave up and flagged the payment for a person (the attention queue)",
-    }),
-    reconciliationFailed: m.createCounter(METRIC.reconciliationFailed, {
-      unit: "{check}",
-      description: "Reconciliation checks that failed (tried again at the next tick)",
-    }),
+    gatewayDuration: seconds(METRIC.gatewayDuration,
+      "PaynetEasy API requests (retries of a read-only request included), by operation and outcome (answered, not-sent, maybe-sent); its count is the number of requests"),
+    callbackReceived: counter(METRIC.callbackReceived, "{callback}",
+      "Gateway callbacks at the callback route, by verdict: verified (recorded), duplicate (recorded before), refused (malformed, forged or unknown order)"),
+    callbackProcessed: counter(METRIC.callbackProcessed, "{callback}",
+      "Recorded callbacks processed, by outcome: processed, ignored, flagged (a person must act), failed (retried by the reconciliation tick)"),
+    callbackProcessingDuration: seconds(METRIC.callbackProcessingDuration,
+      "Processing of one recorded callback (lock, STATUS, Medusa's payment and order), by outcome"),
+    reconciliationDue: counter(METRIC.reconciliationDue, "{check}",
+      "Watched payments, payouts or recurring charges whose next gateway check had come and that a reconciliation tick checked"),
+    reconciliationSettled: counter(METRIC.reconciliationSettled, "{check}", "Reconciliation checks that found the gateway's final answer and closed the watch"),
+    reconciliationFlagged: counter(METRIC.reconciliationFlagged, "{check}", "Reconciliation checks that gave up and flagged the payment for a person (the attention queue)"),
+    reconciliationFailed: counter(METRIC.reconciliationFailed, "{check}", "Reconciliation checks that failed (tried again at the next tick)"),
   }
 }
 
