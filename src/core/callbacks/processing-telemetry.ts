@@ -4,11 +4,11 @@
  * re-runs a row left behind.
  *
  * Why a link and not a parent: processing runs later, in the worker, in a trace of its own (the subscriber's, or
- * Medusa's job span for the tick). The request that registered the payment (a store route, an admin rebill, a
- * workflow step) put its trace context in the callback URL (core/checkout/callback-owner.ts `pne_trace`), the gateway
+ * Medusa's job span for the tick). The request that registered the payment (the store route creating a hosted-page
+ * session, the direct flow's card step) put its trace context in the callback URL (core/checkout/callback-owner.ts `pne_trace`), the gateway
  * brought it back, and the callback log kept it with the row's params; the span links to it, so a trace backend
  * shows the checkout and, one click away, what its callbacks did. A row without it (nothing was traced then, an older
- * order, a payout) gets no link.
+ * order, a payout, a saved-card or recurring charge, whose callback URLs are built elsewhere) gets no link.
  *
  * Attributes: the row's id, source, type and status, the payment session, gateway order and client order ids, and the
  * outcome processing wrote; nothing from the callback's own parameters (the row's params are never copied).
