@@ -128,4 +128,10 @@ describe("README.md and docs/", () => {
     const accepted = Object.keys(optionsSchema.shape).sort()
     expect(documented).toEqual(accepted)
   })
+
+  it("docs/production.md shows docs/examples/instrumentation.ts as it is (the file integration-tests/http/telemetry.spec.ts runs)", () => {
+    const page = read(path.join(DOCS, "production.md"))
+    const example = read(path.join(DOCS, "examples", "instrumentation.ts")).trimEnd()
+    expect(page).toContain("```ts\n" + example + "\n```")
+  })
 })

@@ -1,5 +1,6 @@
 /**
- * `npm run demo [-- --once] [-- --verbose]` — entry point. Sets the environment Medusa reads when its modules load
+ * `npm run demo [-- --once] [-- --verbose] [-- --trace]` — entry point. `--trace` prints the traces of the plugin's
+ * gateway calls (trace.ts, registered before the app loads). Sets the environment Medusa reads when its modules load
  * (log level, telemetry off, development mode so the admin dashboard is served by Vite on demand instead of needing a
  * production build), then hands over to run.ts. Keep this file free of Medusa imports: they would load first.
  */
@@ -16,6 +17,8 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   return (emitWarning as (...a: unknown[]) => void)(warning, ...rest)
 }) as typeof process.emitWarning
 
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+if (args.has("--trace")) (require("./trace") as typeof import("./trace")).registerDemoTracing()
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { main } = require("./run") as typeof import("./run")
 main({ once: args.has("--once") })

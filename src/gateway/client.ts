@@ -8,10 +8,15 @@
  * client throws GatewayTransportError{indeterminate:true} and the caller must ask STATUS before any re-send.
  * Read-only operations are retried on transient failures (transport errors, HTTP 5xx) up to `readRetries`
  * times with a short backoff, each attempt freshly signed (new OAuth nonce and timestamp).
+ *
+ * `config.observer` (observe.ts) sees every request: its operation, endpoint and ids, each attempt, and the reply's
+ * facts or the error; tracing and metrics plug in there (core/connection/gateway-telemetry.ts). Without one, or when it
+ * has nothing to record, a request costs what it did before.
  */
 import { resolveConfig, type GatewayConfig, type ResolvedConfig } from "./config"
 import { GatewayError, GatewayInputError, GatewayServerError, GatewayTransportError } from "./errors"
 import { oauthNonce } from "./oauth"
+import { replyFacts, requestInfo, type GatewayObserver, type GatewayRequestInfo, type GatewayRequestObservation } from "./observe"
 import { OPERATIONS, type OperationName, type OperationResponse, type OperationSpec } from "./operations"
 import { prepareRequest, type RequestFields } from "./request"
 import { interpretReply } from "./response"
@@ -32,12 +37,14 @@ export class PaynetEasyClient {
   private readonly config: ResolvedConfig
   private readonly transport: HttpTransport
   private readonly secrets: readonly string[]
+  private readonly observer?: GatewayObserver
 
   /** Throws GatewayConfigError on an incomplete or invalid configuration. */
   constructor(config: GatewayConfig) {
     this.config = resolveConfig(config)
     this.secrets = [this.config.controlKey, ...(config.privateKeyPem ? [config.privateKeyPem] : [])]
     this.transport = new HttpTransport(this.config.baseUrl, this.config.timeouts)
+    this.observer = config.observer
   }
 
   /**
@@ -48,23 +55,43 @@ export class PaynetEasyClient {
   async request<N extends OperationName>(op: N, fields: RequestFields): Promise<OperationResponse<N>> {
     const spec = (OPERATIONS as Record<string, OperationSpec>)[op]
     if (!spec) throw new GatewayInputError(`unknown operation "${String(op).slice(0, 40)}"`)
+    const observation = this.observer?.request(this.describe(spec, fields))
     const attempts = spec.movesMoney ? 1 : 1 + this.config.readRetries
     let lastError: unknown
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    let attempt = 1
+    for (; attempt <= attempts; attempt++) {
       if (attempt > 1) await sleep(backoffMs(attempt - 1))
       try {
-        return (await this.once(op, spec, fields)) as OperationResponse<N>
+        if (!observation) return (await this.once(op, spec, fields)) as OperationResponse<N>
+        return (await this.observed(observation, attempt, op, spec, fields)) as OperationResponse<N>
       } catch (error) {
         lastError = error
         if (spec.movesMoney || !isTransient(error)) break
       }
     }
-    throw lastError instanceof GatewayError
+    const error = lastError instanceof GatewayError
       ? lastError
       : new GatewayError(`${spec.name}: unexpected failure`, { operation: spec.name, secrets: this.secrets, cause: lastError })
+    observation?.end({ attempts: Math.min(attempt, attempts), error })
+    throw error
   }
 
-  private async once(op: OperationName, spec: OperationSpec, fields: RequestFields): Promise<Record<string, unknown>> {
+  /** One attempt through the observer, which is told the reply's facts when it is the answer. */
+  private async observed(observation: GatewayRequestObservation, attempt: number, op: OperationName, spec: OperationSpec, fields: RequestFields) {
+    const seen: { httpStatus?: number } = {}
+    const reply = await observation.attempt(attempt, () => this.once(op, spec, fields, seen))
+    observation.end({ attempts: attempt, reply: replyFacts(reply, seen.httpStatus) })
+    return reply
+  }
+
+  /** What an observer is told about a request: the operation, where it goes and the ids it names (observe.ts). */
+  private describe(spec: OperationSpec, fields: RequestFields): GatewayRequestInfo {
+    const e = this.config.endpoint
+    const endpoint = e ? (e.kind === "group" ? `group/${e.id}` : e.id) : ""
+    return requestInfo(spec, fields, `${this.config.baseUrl}${spec.path}${endpoint ? `/${endpoint}` : ""}`, endpoint)
+  }
+
+  private async once(op: OperationName, spec: OperationSpec, fields: RequestFields, seen?: { httpStatus?: number }): Promise<Record<string, unknown>> {
     const prepared = prepareRequest(op, spec, fields, this.config, {
       // Only OAuth-signed operations use a nonce; control-signed ones (most) need no random bytes.
       nonce: spec.auth.kind === "control" ? "" : oauthNonce(),
@@ -74,6 +101,7 @@ export class PaynetEasyClient {
       operation: spec.name,
       secrets: this.secrets,
     })
+    if (seen) seen.httpStatus = reply.status
     return interpretReply(spec, reply, this.secrets)
   }
 

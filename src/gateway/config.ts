@@ -9,6 +9,7 @@ import { GatewayConfigError } from "./errors"
 import { loadRsaPrivateKey } from "./oauth"
 import { OPERATIONS, type OperationName, type SignatureMethod } from "./operations"
 import { DEFAULT_TIMEOUTS, type TransportTimeouts } from "./transport"
+import type { GatewayObserver } from "./observe"
 import type { KeyObject } from "node:crypto"
 
 export interface GatewayConfig {
@@ -26,6 +27,8 @@ export interface GatewayConfig {
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number }
   /** Retries of read-only operations (movesMoney=false) on transient failures; default 2. */
   readRetries?: number
+  /** Sees every request (tracing, metrics: observe.ts); none by default. */
+  observer?: GatewayObserver
 }
 
 /** The validated, defaulted configuration the client works from. */

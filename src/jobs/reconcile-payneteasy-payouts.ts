@@ -5,9 +5,12 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { reconcilePayouts } from "../workflows/payneteasy/payouts/reconcile-payouts"
+import { recordReconciliation } from "../core/telemetry/metrics"
 
 export default async function reconcilePaynetEasyPayoutsJob(container: MedusaContainer) {
-  await reconcilePayouts(container)
+  const report = await reconcilePayouts(container)
+  // a payout check "settles" when it moves the payout's state (reconcile-payouts.ts `changed`)
+  recordReconciliation("payout", { due: report.checked, settled: report.changed, flagged: 0, failed: report.errors })
 }
 
 export const config = {

@@ -5,9 +5,11 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { reconcileRecurringCharges } from "../workflows/payneteasy/recurring/reconcile-charges"
+import { recordReconciliation } from "../core/telemetry/metrics"
 
 export default async function reconcilePaynetEasyRecurringJob(container: MedusaContainer) {
-  await reconcileRecurringCharges(container)
+  const report = await reconcileRecurringCharges(container)
+  recordReconciliation("recurring", { due: report.checked, settled: report.found, flagged: report.flagged, failed: report.errors })
 }
 
 export const config = {

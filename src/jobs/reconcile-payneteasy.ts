@@ -5,12 +5,18 @@
  * checks the sessions whose own next-check time (kept in the database) has come, so most ticks do nothing.
  * `concurrency: "forbid"` stops a slow tick overlapping the next one on this instance; the locking module and the
  * database claim keep instances apart.
+ * Each tick's report goes to the reconciliation metrics, and the instance that runs the ticks reports the attention
+ * queue's size (core/telemetry/metrics.ts); Medusa traces the job itself as a workflow when its workflows are instrumented.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { reconcilePaynetEasy } from "../workflows/payneteasy/reconcile"
+import { observeAttentionQueue, recordReconciliation } from "../core/telemetry/metrics"
+import { openAttentionCounts } from "../core/dashboard/attention-size"
 
 export default async function reconcilePaynetEasyJob(container: MedusaContainer) {
-  await reconcilePaynetEasy(container)
+  observeAttentionQueue(() => openAttentionCounts(container))
+  const report = await reconcilePaynetEasy(container)
+  recordReconciliation("payment", { due: report.checked, settled: report.settled, flagged: report.flagged, failed: report.errors })
 }
 
 export const config = {

@@ -11,9 +11,11 @@ import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { scrub } from "../gateway/scrub"
 import { createRecurringFromOrderWorkflow } from "../workflows/payneteasy/recurring/create-from-order"
+import { subscriberSpan } from "../core/telemetry/otel"
 
 export default async function payneteasyRecurringHandler({ event, container }: SubscriberArgs<{ id: string }>) {
-  const { errors } = await createRecurringFromOrderWorkflow(container).run({ input: { order_id: event.data.id }, throwOnError: false })
+  const { errors } = await subscriberSpan("order.placed", () =>
+    createRecurringFromOrderWorkflow(container).run({ input: { order_id: event.data.id }, throwOnError: false }))
   for (const e of errors ?? []) {
     container.resolve(ContainerRegistrationKeys.LOGGER).warn(
       `PaynetEasy: the recurring payment of order ${event.data.id} was not set up: ${scrub((e as { error?: { message?: string } })?.error?.message ?? String(e))}`)

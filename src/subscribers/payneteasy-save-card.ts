@@ -6,10 +6,11 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { saveCardFromOrderWorkflow } from "../workflows/payneteasy/saved-cards/save-card-from-order"
+import { subscriberSpan } from "../core/telemetry/otel"
 
 export default async function payneteasySaveCardHandler({ event, container }: SubscriberArgs<{ id: string }>) {
   try {
-    await saveCardFromOrderWorkflow(container).run({ input: { order_id: event.data.id } })
+    await subscriberSpan("order.placed", () => saveCardFromOrderWorkflow(container).run({ input: { order_id: event.data.id } }))
   } catch (e) {
     container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy: could not save the card of order ${event.data.id}: ${(e as Error).message}`)
   }

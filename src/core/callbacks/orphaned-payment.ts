@@ -24,6 +24,7 @@ import { statusFields } from "../../gateway/requests"
 import { transactionTypeOf } from "../../gateway/replies"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { paymentOfSession } from "./processing-reads"
+import { paymentLogger } from "../telemetry/payment-log"
 import { clientForOptions, parseOptions, providerOptionsFor, type PaynetEasyOptions } from "../connection"
 import { giveBackInFull } from "../checkout/after-authorization"
 import { carriesOwnerTag } from "../checkout/callback-owner"
@@ -106,7 +107,7 @@ export async function giveBackOrphanedPayment(container: MedusaContainer, row: C
     const entry = after.voidEntry ?? after.refunds?.[after.refunds.length - 1]
     const how = after.voidEntry ? "voided" : "returned in full"
     if (entry?.pending) throw new Error(`the give-back of order ${row.orderid} was sent and is still ${entry.status}; STATUS decides on the next try`)
-    logger.warn(
+    paymentLogger(logger, { paymentSessionId: row.session_id, gatewayOrderId: row.orderid, clientOrderId: row.client_orderid }).warn(
       `PaynetEasy: APPROVED ${row.type} for a payment session Medusa had deleted (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.amount ?? "?"} ${row.currency ?? ""}): no order can be made from it, so it was ${how} at the gateway`
     )
     return { outcome: "processed", detail: `given back (${how}) because Medusa had deleted its payment session: ${what}` }

@@ -11,6 +11,7 @@
  * about a payment this plugin registered. Only a holder of the control key can make one; the tag itself is no secret.
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
+import { traceToken } from "../telemetry/otel"
 
 /** The query parameter of our own callback URL that carries the tag (the gateway's parameters are appended after it). */
 export const OWNER_PARAM = "pne_owner"
@@ -22,10 +23,19 @@ export function ownerTag(controlKey: string, clientOrderId: string): string {
   return createHmac("sha256", controlKey).update(LABEL + clientOrderId).digest().subarray(0, 18).toString("base64url")
 }
 
-/** `{callbackUrl}?pne_owner=<tag>` (or `&pne_owner=` when the URL has a query already). */
+/**
+ * The query parameter that carries the trace context of the request that registered the payment, while it is traced
+ * (core/telemetry/otel.ts `traceToken`): the gateway brings it back with every callback of the order, the callback log
+ * keeps it in `params`, and the callback's processing, later and in the worker, links to that request's span
+ * (core/callbacks/processing-telemetry.ts). Not set when nothing is traced, so the URL is then what it always was.
+ */
+export const TRACE_PARAM = "pne_trace"
+
+/** `{callbackUrl}?pne_owner=<tag>` (or `&pne_owner=` when the URL has a query already), `&pne_trace=…` while traced. */
 export function ownedCallbackUrl(callbackUrl: string, controlKey: string, clientOrderId: string): string {
   const sep = callbackUrl.includes("?") ? "&" : "?"
-  return `${callbackUrl}${sep}${OWNER_PARAM}=${ownerTag(controlKey, clientOrderId)}`
+  const trace = traceToken()
+  return `${callbackUrl}${sep}${OWNER_PARAM}=${ownerTag(controlKey, clientOrderId)}${trace ? `&${TRACE_PARAM}=${trace}` : ""}`
 }
 
 /** Whether `params` carry the tag of their client_orderid under `controlKey` (compared in constant time). */

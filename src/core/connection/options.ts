@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs"
 import { z } from "zod"
 import { currencyExponent, PaynetEasyClient, toMinorUnits, type GatewayConfig } from "../../gateway"
+import { gatewayTelemetry } from "./gateway-telemetry"
 
 const url = (name: string, hint: string) =>
   z
@@ -161,7 +162,8 @@ export function clientFromOptions(options: unknown): PaynetEasyClient {
 
 /**
  * The gateway client configuration of parsed options (secrets included: for a client, or for the doctor's connection
- * check, which builds its own short-timeout client from it; never for a response).
+ * check, which builds its own short-timeout client from it; never for a response). Every such client is traced and
+ * measured (gateway-telemetry.ts), at no cost while no OpenTelemetry SDK is registered.
  */
 export function gatewayConfigOf(o: PaynetEasyOptions): GatewayConfig {
   return {
@@ -173,6 +175,7 @@ export function gatewayConfigOf(o: PaynetEasyOptions): GatewayConfig {
     privateKeyPem: resolvePrivateKey(o.privateKey),
     signatureMethods: o.signatureMethods as GatewayConfig["signatureMethods"],
     timeouts: o.timeouts,
+    observer: gatewayTelemetry,
   }
 }
 

@@ -53,6 +53,7 @@ import { rowKindOf } from "../../core/callbacks/order-kinds"
 import { settleCardVerificationCallback } from "../../core/saved-cards/verification-callback"
 import { processRecurringCharge } from "../../core/recurring/charge-callback"
 import { giveBackOrphanedPayment, isGiveBackNotice, isOwnOrder } from "../../core/callbacks/orphaned-payment"
+import { observeCallbackProcessing } from "../../core/callbacks/processing-telemetry"
 
 export { CALLBACK_RECEIVED } from "../../core/callbacks/callback-queue"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
@@ -285,16 +286,20 @@ export async function processCallback(container: MedusaContainer, callbackId: st
   if (isDone(first)) {
     return first
   }
-  try {
-    const { result } = await processPaynetEasyCallbackWorkflow(container).run({
-      input: { callbackId, lockKey: callbackLockKey(first), lockOwner: `payneteasy-callback-${randomUUID()}` },
-    })
-    return result as CallbackRow
-  } catch (e) {
-    const message = MedusaError.isMedusaError(e) || e instanceof Error ? (e as Error).message : String(e)
-    await writeOutcome(container, callbackId, { outcome: "failed", detail: `processing failed: ${scrub(message)}` })
-    throw e
-  }
+  const row = first
+  // a span linked to the request that registered the payment, and the outcome counted (processing-telemetry.ts)
+  return observeCallbackProcessing(row, async () => {
+    try {
+      const { result } = await processPaynetEasyCallbackWorkflow(container).run({
+        input: { callbackId, lockKey: callbackLockKey(row), lockOwner: `payneteasy-callback-${randomUUID()}` },
+      })
+      return result as CallbackRow
+    } catch (e) {
+      const message = MedusaError.isMedusaError(e) || e instanceof Error ? (e as Error).message : String(e)
+      await writeOutcome(container, callbackId, { outcome: "failed", detail: `processing failed: ${scrub(message)}` })
+      throw e
+    }
+  })
 }
 
 /**

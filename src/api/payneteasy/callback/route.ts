@@ -26,6 +26,8 @@ import type { Logger } from "@medusajs/framework/types"
 import { acceptGatewayMessage, readGatewayMessage } from "../../../core/callbacks/accept"
 import { queueCallbackProcessing } from "../../../core/callbacks/callback-queue"
 import { scrub } from "../../../gateway/scrub"
+import { annotateCurrentSpan } from "../../../core/telemetry/otel"
+import { recordCallbackReceived } from "../../../core/telemetry/metrics"
 import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
 
@@ -41,6 +43,9 @@ function answer(res: MedusaResponse, status: number, text: string) {
   res.end(text)
 }
 
+/** The refusal a rejected callback's answer stands for (metric `payneteasy.callback.received`). */
+const REFUSAL = { 400: "malformed", 403: "forged", 404: "unknown_order" } as const
+
 async function handle(req: MedusaRequest, res: MedusaResponse) {
   const url = req.originalUrl ?? req.url ?? ""
   const rawQuery = url.includes("?") ? url.slice(url.indexOf("?") + 1) : ""
@@ -51,10 +56,13 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
   )
   const accepted = read.ok ? await acceptGatewayMessage(req.scope, read, "callback") : read
   if (!accepted.ok) {
+    recordCallbackReceived("refused", REFUSAL[accepted.status])
     answer(res, accepted.status, accepted.message)
     return
   }
   const { row, created } = accepted
+  recordCallbackReceived(created ? "verified" : "duplicate")
+  annotateCurrentSpan({ "payneteasy.callback.id": row.id, "payneteasy.callback.verdict": created ? "verified" : "duplicate" })
   // A duplicate of a callback whose processing failed queues it again; one still `received` is in flight (or will be
   // picked up by the reconciliation tick if its instance died), so it is not queued twice. The answer does not wait
   // for the queueing: the recorded row is what the 200 stands for, and a row whose emit failed is processed by the
