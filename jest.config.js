@@ -7,7 +7,8 @@ module.exports = {
   transform: {
     "^.+\\.[jt]sx?$": [
       "@swc/jest",
-      { jsc: { parser: { syntax: "typescript", decorators: true, tsx: true }, target: "es2021" } },
+      // the automatic JSX runtime, as tsconfig's "jsx": "react-jsx" (the storefront kit's React render tests)
+      { jsc: { parser: { syntax: "typescript", decorators: true, tsx: true }, target: "es2021", transform: { react: { runtime: "automatic" } } } },
     ],
   },
   testEnvironment: "node",

@@ -28,7 +28,7 @@ import { diff, quiet, snapshot, watchedTables } from "./helpers/state"
 import { printFigures } from "./helpers/figures"
 import { RELIABILITY_SEED } from "./helpers/random"
 
-// 26 routes × 1,000 inputs: about 5 minutes on a quiet 2-core machine, up to 10 on a busy one.
+// 30 routes × 1,000 inputs: about 5 minutes on a quiet 2-core machine, up to 10 on a busy one.
 jest.setTimeout(1_200_000)
 
 const sandbox = useSandbox()
@@ -80,12 +80,17 @@ medusaIntegrationTestRunner({
     it(`≥${RUNS} generated inputs per route: no 5xx, refused input changes nothing, the server stays healthy`, async () => {
       const container = getContainer()
       // A direct session with no gateway order yet: the card route and the 3-D Secure uploads get real ids too.
-      const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
+      const { session, paymentCollection } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
       // The reconciliation job would ask STATUS for this open session every few seconds whatever the fuzzer does:
       // let it discover the session, then close its watch, so the request counter only moves for what we send.
       await reconcileTick(container)
       await markSettled(container, session.id, "fuzz-fixture")
       const sessionId = fc.oneof({ weight: 3, arbitrary: fc.constant(session.id) }, { weight: 1, arbitrary: id })
+      // A payment link's collection id: the fixture's (a cart's collection, so never a payable link: refused in words,
+      // nothing asked of the gateway) or a random one (404)
+      const collectionId = fc.oneof({ weight: 1, arbitrary: fc.constant(paymentCollection.id as string) }, { weight: 2, arbitrary: id })
+      const LINK_QUERY = ["order_id", "lang", "returned", "payment", "reason"] as const
+      const LINK_BODY = { order_id: ["", 42, null, "order_x"], provider_id: ["", "pp_other", 42, null] }
       const storeJson = (type: string) => ({ "content-type": type, ...storeHeaders(eur).headers })
       const adminJson = (type: string) => ({ "content-type": type, authorization: admin.headers.authorization })
       const post = (path: fc.Arbitrary<string>, headers: (t: string) => Record<string, string>, near?: fc.Arbitrary<unknown>) =>
@@ -125,6 +130,21 @@ medusaIntegrationTestRunner({
         "POST /store/payneteasy/3ds/:session_id/method": upload("method", fc.record({ threeDSCompInd: fc.constantFrom("Y", "N", "U", "X", ""), browser: fc.option(fc.dictionary(nastyString, nastyString, { maxKeys: 3 })) })),
         "POST /store/payneteasy/3ds/:session_id/cres": upload("cres", fc.record({ cRes: nastyString })),
         "POST /store/payneteasy/3ds/:session_id/pares": upload("pares", fc.record({ paRes: nastyString, MD: fc.option(nastyString) })),
+        // Payment links (issue 50): the plugin's own page (no key, no auth: the id is the capability) and the store API
+        "GET /payneteasy/payment-collection/:id": fc
+          .tuple(collectionId, formString(LINK_QUERY))
+          .map(([c, q]): HttpInput => ({ method: "GET", path: `/payneteasy/payment-collection/${enc(c)}?${q}` })),
+        "POST /payneteasy/payment-collection/:id": fc
+          .tuple(collectionId, formString(LINK_QUERY), fc.constantFrom("application/x-www-form-urlencoded", "application/json", "text/plain"), formString(["order_id", "lang", "provider_id"]))
+          .map(([c, body, type, q]): HttpInput => ({ method: "POST", path: `/payneteasy/payment-collection/${enc(c)}?${q}`, headers: { "content-type": type }, body })),
+        "GET /store/payneteasy/payment-collections/:id": fc
+          .tuple(collectionId, formString(LINK_QUERY))
+          .map(([c, q]): HttpInput => ({ method: "GET", path: `/store/payneteasy/payment-collections/${enc(c)}?${q}`, headers: storeHeaders(eur).headers })),
+        "POST /store/payneteasy/payment-collections/:id/pay": post(
+          collectionId.map((c) => `/store/payneteasy/payment-collections/${enc(c)}/pay`),
+          storeJson,
+          fc.oneof(brokenFrom({ order_id: "order_01", provider_id: PROVIDER_IDS.hosted }, LINK_BODY), fc.record({ card_id: nastyString, cvv2: nastyString }))
+        ),
         "GET /store/payneteasy/cards": customerGet(fc.constant("/store/payneteasy/cards")),
         // Only refusable add-card bodies (a valid one registers a verification at the gateway: that is its job). JSON
         // only: a body Medusa does not parse (text/plain, a form) arrives as `{}`, which is a valid request.

@@ -155,6 +155,16 @@ describe("src/ layout (docs/architecture.md)", () => {
     expect(notWorkflows.map(rel)).toEqual([])
   })
 
+  it("each constant is written once: lock keys in core/locks/lock-keys.ts, the plugin's URLs in core/connection/plugin-urls.ts, initial transaction types in gateway/statuses.ts", () => {
+    const text = (f: string) => fs.readFileSync(f, "utf8").split("\n").filter((l) => !/^\s*(\*|\/\/)/.test(l)).join("\n")
+    const typedAgain = (pattern: RegExp, home: string) => files.filter((f) => rel(f) !== home && pattern.test(text(f))).map(rel)
+    expect(typedAgain(/[`"]payneteasy:[a-z-]+:/, path.join("core", "locks", "lock-keys.ts"))).toEqual([])
+    expect(typedAgain(/\/payneteasy\/(callback|return)[`"]/, path.join("core", "connection", "plugin-urls.ts"))).toEqual([])
+    // the sandbox is the gateway's double and keeps its own wire names
+    const initial = typedAgain(/=== "sale" \|\| [\w.]+ === "preauth"|new Set\(\["sale", "preauth"/, path.join("gateway", "statuses.ts"))
+    expect(initial.filter((f) => area(path.join(SRC, f)) !== "sandbox")).toEqual([])
+  })
+
   it("every folder of src/ and of src/core opens with a README saying what lives there and what it may import", () => {
     const core = path.join(SRC, "core")
     const dirs = (d: string) => fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(d, e.name))
@@ -171,7 +181,7 @@ describe("src/ layout (docs/architecture.md)", () => {
     expect(Object.keys(pkg.exports).sort()).toEqual([
       "./.medusa/server/src/modules/*", // how Medusa resolves a plugin's modules
       "./admin", "./gateway", "./modules/*", "./package.json", "./providers/*", "./sandbox", "./storefront",
-      "./storefront/react", "./workflows",
+      "./storefront/methods", "./storefront/react", "./storefront/styles.css", "./workflows",
     ].sort())
   })
 })

@@ -10,6 +10,13 @@ import { DEFAULT_SANDBOX_MERCHANT } from "../../src/sandbox"
 import { BACKEND_URL_ENV } from "./backend-url"
 
 export const SANDBOX_URL_ENV = "PAYNETEASY_SANDBOX_URL"
+/**
+ * The client's header timeout (ms) for every registration, when a spec sets it before the app boots (slow-gateway.spec.ts:
+ * a gateway that processes longer than the client waits); default 10000.
+ */
+export const HEADERS_TIMEOUT_ENV = "PNE_TEST_HEADERS_TIMEOUT_MS"
+/** The provider option processingWindowMs for every registration, when a spec sets it before the app boots (fault-trials). */
+export const PROCESSING_WINDOW_ENV = "PNE_TEST_PROCESSING_WINDOW_MS"
 /** PEM of the RSA private key the payneteasy registration signs v4 requests with (set by specs that need it). */
 export const PRIVATE_KEY_ENV = "PAYNETEASY_TEST_PRIVATE_KEY"
 
@@ -31,7 +38,8 @@ export function testProviderOptions(key: TestProviderKey) {
     login: DEFAULT_SANDBOX_MERCHANT.login,
     controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey,
     backendUrl: process.env[BACKEND_URL_ENV] || `http://127.0.0.1:${process.env.PORT || 9000}`,
-    timeouts: { connectMs: 2000, headersMs: 10000, bodyMs: 10000 },
+    timeouts: { connectMs: 2000, headersMs: Number(process.env[HEADERS_TIMEOUT_ENV] || 10000), bodyMs: 10000 },
+    ...(process.env[PROCESSING_WINDOW_ENV] ? { processingWindowMs: Number(process.env[PROCESSING_WINDOW_ENV]) } : {}),
   }
   switch (key) {
     case "payneteasy":

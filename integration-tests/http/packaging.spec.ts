@@ -100,6 +100,8 @@ describe("npm package", () => {
       ".medusa/server/src/modules/payneteasy/index.js",
       ".medusa/storefront/index.mjs",
       ".medusa/storefront/react.cjs",
+      ".medusa/storefront/methods.mjs",
+      ".medusa/storefront/styles.css",
     ]) {
       expect(files).toContain(f)
     }
@@ -158,8 +160,10 @@ describe("npm package", () => {
       return c
     }
     expect(await load("medusa-payment-payneteasy/storefront")).toEqual(expect.arrayContaining(["startPayment", "submitCard", "finishReturn", "payWithSavedCard", "createMessages"]))
-    expect(await load("medusa-payment-payneteasy/storefront/react")).toEqual(expect.arrayContaining(["PaynetEasyProvider", "HostedPayButton", "DirectCardForm", "PaymentReturn", "SavedCards"]))
-    // What the kit's bundles import: the core nothing, the React part only React and the core (no server code).
+    expect(await load("medusa-payment-payneteasy/storefront/react")).toEqual(expect.arrayContaining(["PaynetEasyProvider", "HostedPayButton", "DirectCardForm", "PaymentReturn", "SavedCards", "PaynetEasyPayment"]))
+    expect(await load("medusa-payment-payneteasy/storefront/methods")).toEqual(["CardIcon", "DEFAULT_METHOD_TITLE", "PAYNETEASY_PROVIDER_PREFIX", "isPaynetEasy", "paymentMethodInfo", "paynetEasyPaymentInfo"])
+    // What the kit's bundles import: the core nothing, the methods entry the core and React's JSX runtime (no hooks, so
+    // server components may import it), the React part only React and the other two (no server code).
     const kitDir = path.join(appDir, "node_modules/medusa-payment-payneteasy/.medusa/storefront")
     const importsOf = (file: string) => {
       const text = fs.readFileSync(path.join(kitDir, file), "utf8")
@@ -167,9 +171,10 @@ describe("npm package", () => {
     }
     expect(importsOf("index.mjs")).toEqual([])
     expect(importsOf("index.cjs")).toEqual([])
-    const reactImports = ["medusa-payment-payneteasy/storefront", "react", "react/jsx-runtime"]
+    const reactImports = ["medusa-payment-payneteasy/storefront", "medusa-payment-payneteasy/storefront/methods", "react", "react/jsx-runtime"]
     expect(importsOf("react.mjs")).toEqual(reactImports)
     expect(importsOf("react.cjs")).toEqual(reactImports)
+    expect(importsOf("methods.mjs")).toEqual(["medusa-payment-payneteasy/storefront", "react/jsx-runtime"])
     expect(fs.existsSync(path.join(kitDir, "types/index.d.ts")) && fs.existsSync(path.join(kitDir, "types/react/index.d.ts"))).toBe(true)
 
     await recreateDatabase()

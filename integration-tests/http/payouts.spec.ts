@@ -272,7 +272,7 @@ medusaIntegrationTestRunner({
       expect(requests().STATUS - (before.STATUS ?? 0)).toBeGreaterThanOrEqual(1)
       expect(gatewayOrders(p.id)).toHaveLength(1)
       const done = await waitStatus(p.id, ["approved"])
-      expect(done.history.map((h: any) => h.event).join("\n")).toMatch(/reply lost; asking STATUS/)
+      expect(done.history.map((h: any) => h.event).join("\n")).toMatch(/adopted the gateway.s transaction after a lost reply/)
     })
 
     it("a lost reply while STATUS is down stays pending (never re-sent); reconciliation adopts the gateway's transaction", async () => {
@@ -325,7 +325,7 @@ medusaIntegrationTestRunner({
         const p = res.data.payout
         expect(p.gateway_order_id).toBe(gatewayOrders(p.id)[0].orderid)
         expect(requests().PAYOUT - (before.PAYOUT ?? 0)).toBe(1)
-        expect((await detail(p.id)).history.map((h: any) => h.event).join("\n")).toMatch(/reply lost; asking STATUS/)
+        expect((await detail(p.id)).history.map((h: any) => h.event).join("\n")).toMatch(/adopted the gateway.s transaction after a lost reply/)
         const again = await create(body, key)
         expect({ status: again.status, id: again.data.payout.id }).toEqual({ status: 200, id: p.id }) // a replay
         expect(requests().PAYOUT - (before.PAYOUT ?? 0)).toBe(1)

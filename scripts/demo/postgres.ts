@@ -12,7 +12,9 @@ const findPostgres: () => Promise<void> = require("../../integration-tests/setup
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const stopEmbedded: () => Promise<void> = require("../../integration-tests/setup/global-teardown.js")
 
-export const DEMO_DB_NAME = "medusa_payneteasy_demo"
+import { DEMO_DB_NAME } from "./env"
+
+export { DEMO_DB_NAME }
 
 export interface DemoDatabase {
   /** postgres://… URL of the demo database (password masked in `display`). */

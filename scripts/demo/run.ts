@@ -16,6 +16,7 @@ import { setShopConfig, SHOP_PATH } from "./shop"
 import { fromMinorUnits, toMinorUnits } from "../../src/gateway/money"
 import { fetchApi } from "./http-api"
 import { payoutKeys, runPayouts } from "./payouts"
+import { demoEnv } from "./env"
 import { preferredPort } from "./ports"
 import { seedSubscriptionProduct, SUBSCRIPTION_PRICE } from "./subscription"
 import { prepareDatabase, type DemoDatabase } from "./postgres"
@@ -94,7 +95,12 @@ export async function main({ once }: { once: boolean }): Promise<void> {
 }
 
 async function demo(running: Running) {
-  const db = (running.db = await step("Postgres: find a server, recreate the demo database", () => prepareDatabase(), (d) => d.display))
+  // The backend's port first: the demo's database is named after it (scripts/demo/env.ts), so a second demo on another
+  // port leaves this one's database alone.
+  const port = Number(process.env.PORT) || (await preferredPort(9000))
+  const backendUrl = `http://localhost:${port}`
+  const env = demoEnv(process.env, port, STOREFRONT_RETURN_PATH)
+  const db = (running.db = await step(`Postgres: find a server, recreate the demo database ${env.databaseName}`, () => prepareDatabase(env.databaseName), (d) => d.display))
 
   const keys = await step(
     "RSA key pair for v4 payouts: generate, private key to .demo/keys (provider privateKey)",
@@ -117,15 +123,15 @@ async function demo(running: Running) {
     (s) => s.url
   ))
 
-  const port = Number(process.env.PORT) || (await preferredPort(9000))
-  const backendUrl = `http://localhost:${port}`
-  const storefrontReturnUrl = `${backendUrl}${STOREFRONT_RETURN_PATH}`
+  const { storefrontReturnUrl, storeCors, authCors } = env
   const appDir = await step(
     "Medusa app: generate .demo/app with the plugin and provider from source",
     async () =>
       generateApp({
         backendUrl,
         databaseUrl: db.url,
+        storeCors,
+        authCors,
         pluginOptions: { storefrontReturnUrl },
         providerOptions: {
           baseUrl: sandbox.url,

@@ -5,7 +5,9 @@
  * - the shop (`#shop`): a cart with the demo product, then the payment step — the region's PaynetEasy methods from
  *   `paymentMethodInfo`: the hosted page (`HostedPayButton`), the card form with 3-D Secure (`DirectCardForm`), and,
  *   for a signed-in customer, saved cards (`SavedCards`) and "save this card";
- * - the return page (`#return`): `PaymentReturn` (order, or the decline with "Try again").
+ * - the return page (`#return`): `PaymentReturn` (order, or the decline with "Try again"; a payment link's return goes
+ *   on to the link's page);
+ * - the payment-link page (`/payment-collection/:id?order_id=…`): `PaymentLinkPage`, with saved cards when signed in.
  * `?lang=de|ru` picks the kit's language; `?cart_id=` resumes a cart (the return page's way back to the card form).
  */
 import Medusa from "@medusajs/js-sdk"
@@ -13,7 +15,7 @@ import { useEffect, useMemo, useState } from "react"
 import { createRoot } from "react-dom/client"
 import { isPaynetEasy, type CartLike, type OrderLike } from "medusa-payment-payneteasy/storefront"
 import {
-  DirectCardForm, HostedPayButton, PaymentReturn, PaynetEasyProvider, SavedCards, paymentMethodInfo, usePaynetEasy,
+  DirectCardForm, HostedPayButton, PaymentLinkPage, PaymentReturn, PaynetEasyProvider, SavedCards, paymentMethodInfo, usePaynetEasy,
 } from "medusa-payment-payneteasy/storefront/react"
 
 interface ShopConfig {
@@ -180,9 +182,30 @@ function Return() {
   )
 }
 
+/** The dashboard's payment link: what the order still owes, paid on the hosted page (or a saved card when signed in). */
+function PaymentLink() {
+  const [signedIn, setSignedIn] = useState(false)
+  useEffect(() => {
+    sdk.store.customer.retrieve().then(() => setSignedIn(true), () => setSignedIn(false))
+  }, [])
+  const collectionId = decodeURIComponent(location.pathname.split("/").pop() ?? "")
+  return (
+    <main>
+      <PaymentLinkPage
+        collectionId={collectionId}
+        orderId={query.get("order_id") ?? undefined}
+        returned={query.get("returned") === "1"}
+        savedCards={signedIn}
+      />
+    </main>
+  )
+}
+
 const mount = document.getElementById("root")!
+const pages = { return: Return, link: PaymentLink, shop: Shop }
+const Page = pages[(mount.dataset.page ?? "shop") as keyof typeof pages] ?? Shop
 createRoot(mount).render(
   <PaynetEasyProvider sdk={sdk} locale={query.get("lang") ?? "en"}>
-    {mount.dataset.page === "return" ? <Return /> : <Shop />}
+    <Page />
   </PaynetEasyProvider>
 )

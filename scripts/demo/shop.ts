@@ -8,6 +8,9 @@
  * - STOREFRONT_RETURN_PATH (the providers' storefrontReturnUrl; the plugin's return route sends the shopper here with
  *   cart_id): the kit's return page, which completes the cart (the gateway's callback may have made the order already)
  *   and shows the order, or the decline with "Try again".
+ * - PAYMENT_LINK_PATH (`/payment-collection/:id?order_id=…`, what Medusa's "Copy payment link" copies with the admin's
+ *   storefrontUrl set to the shop's origin): the kit's payment-collection page (`PaymentLinkPage`), which pays what an
+ *   order still owes on the hosted page; the return page sends a link's return back to it.
  * The demo app serves them on its own origin (scripts/demo/app.ts); the storefront browser tests serve them from a
  * separate origin with `startShopServer`, as a real storefront is.
  */
@@ -17,6 +20,8 @@ import path from "node:path"
 export const SHOP_PATH = "/payneteasy-demo/shop"
 export const STOREFRONT_RETURN_PATH = "/payneteasy-demo/thank-you"
 export const SHOP_SCRIPT_PATH = "/payneteasy-demo/shop.js"
+/** The kit's payment-collection page: `/payment-collection/<collection id>` (the dashboard link's path). */
+export const PAYMENT_LINK_PATH = /^\/payment-collection\/[A-Za-z0-9_-]+$/
 
 export interface ShopConfig {
   /** The Medusa backend; "" = the page's own origin (the demo app serves the shop itself). */
@@ -64,14 +69,16 @@ table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #d1d5db;padd
 .note{color:#6b7280}.pne-status-declined,.pne-status-error,[role=alert]{color:#b91c1c}
 </style>`
 
-function page(which: "shop" | "return", c: ShopConfig | undefined): string {
-  const title = which === "shop" ? "PaynetEasy demo shop" : "PaynetEasy demo — result"
+function page(which: "shop" | "return" | "link", c: ShopConfig | undefined): string {
+  const title = which === "shop" ? "PaynetEasy demo shop" : which === "link" ? "PaynetEasy demo — payment link" : "PaynetEasy demo — result"
   if (!c) return `<!doctype html><title>${title}</title>${STYLE}<p>The demo is still setting up; reload in a moment.</p>`
   const client = { ...c, shopPath: SHOP_PATH, backendUrl: c.backendUrl ?? "" }
   const admin = c.adminUrl
     ? `<p class="note">Afterwards see the order in the <a href="${esc(c.adminUrl)}/orders">admin</a> (PaynetEasy panel on the order page).</p>`
     : ""
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>${STYLE}</head><body>
+  // a payment link's address is the capability to pay it: sent to no other site
+  const referrer = which === "link" ? `<meta name="referrer" content="no-referrer">` : ""
+  return `<!doctype html><html><head><meta charset="utf-8">${referrer}<title>${title}</title>${STYLE}</head><body>
 <div id="root" data-page="${which}"></div>
 ${which === "shop" ? `<h2>Test cards</h2>${CARDS_TABLE}${admin}` : ""}
 <script>window.__PAYNETEASY_SHOP__ = ${JSON.stringify(client).replace(/</g, "\\u003c")};</script>
@@ -80,6 +87,7 @@ ${which === "shop" ? `<h2>Test cards</h2>${CARDS_TABLE}${admin}` : ""}
 
 export const shopPageHtml = (c = config) => page("shop", c)
 export const thankYouHtml = (c = config) => page("return", c)
+export const paymentLinkHtml = (c = config) => page("link", c)
 
 const KIT = path.join(__dirname, "..", "..", "src", "storefront")
 let bundled: Promise<string> | undefined
@@ -119,7 +127,7 @@ export function shopScript(): Promise<string> {
 
 type Res = { statusCode?: number; setHeader(k: string, v: string): void; end(b?: string): void }
 
-/** Answers the shop's three paths (true), or leaves the request alone (false). */
+/** Answers the shop's paths (true), or leaves the request alone (false). */
 export function serveShop(url: string | undefined, res: Res, c = config): boolean {
   const p = (url ?? "").split("?")[0]
   const send = (type: string, body: string) => {
@@ -128,6 +136,10 @@ export function serveShop(url: string | undefined, res: Res, c = config): boolea
   }
   if (p === SHOP_PATH) send("text/html; charset=utf-8", shopPageHtml(c))
   else if (p === STOREFRONT_RETURN_PATH) send("text/html; charset=utf-8", thankYouHtml(c))
+  else if (PAYMENT_LINK_PATH.test(p)) {
+    res.setHeader("cache-control", "no-store")
+    send("text/html; charset=utf-8", paymentLinkHtml(c))
+  }
   else if (p === SHOP_SCRIPT_PATH) {
     shopScript().then(
       (js) => send("text/javascript; charset=utf-8", js),

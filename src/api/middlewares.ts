@@ -12,8 +12,12 @@
  * - /admin/payneteasy/* and /store/payneteasy/*: request-guard.ts refuses NUL bytes and over-deep query keys (400).
  * - Medusa's store payment-session route (POST /store/payment-collections/:id/payment-sessions*): session data with a
  *   CVV or card number is refused (payment-session-data-guard.ts) before Medusa stores it; so is a new session on a
- *   collection a saved card has paid (409).
+ *   collection a saved card has paid (409), and so is a new session on any paid or authorized collection
+ *   (paid-collection-guard.ts; the admin's POST /admin/payment-collections/:id/payment-sessions too).
  * - POST /store/payneteasy/payment-sessions/:id/saved-card: the logged-in customer; { cvv2 } validated value-free.
+ * - Payment links (issue 50): GET /store/payneteasy/payment-collections/:id and POST …/pay for anyone holding the
+ *   link (the customer is read when logged in, for a saved card); the body validated value-free. The plugin's own
+ *   page, /payneteasy/payment-collection/:id, is outside /store: no publishable key, no CORS, a plain form post.
  * - The store direct-card and 3-D Secure routes: validateAndTransformBody with value-free schemas
  *   (store/payneteasy/validators.ts, value-free-body.ts): a bad PAN / CVV / expiry is a 400 naming the field, never
  *   echoing what was sent.
@@ -28,12 +32,16 @@ import {
 } from "./admin/payneteasy/_lib/validators"
 import { StorePaynetEasyAddCardBody } from "./store/payneteasy/cards/validators"
 import { AdminPaynetEasyRebillBody } from "./admin/payneteasy/_lib/saved-card-validators"
-import { StorePaynetEasyCardBody, StorePaynetEasySavedCardBody, StorePaynetEasyThreeDSBody } from "./store/payneteasy/validators"
+import {
+  StorePaynetEasyCardBody, StorePaynetEasyPayLinkBody, StorePaynetEasySavedCardBody, StorePaynetEasyThreeDSBody,
+} from "./store/payneteasy/validators"
 import { refuseUnusableInput } from "./request-guard"
 import { refuseCardDataInSessionData, refuseWhilePaidBySavedCard } from "./payment-session-data-guard"
+import { refuseNewSessionOnPaidCollection } from "./paid-collection-guard"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 const customerAuth = authenticate("customer", ["session", "bearer"])
+const customerIfAny = authenticate("customer", ["session", "bearer"], { allowUnauthenticated: true })
 
 export default defineMiddlewares({
   routes: [
@@ -51,7 +59,12 @@ export default defineMiddlewares({
     },
     { matcher: "/admin/payneteasy/attention/:id/handled", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyHandledBody)] },
     { matcher: "/admin/payneteasy/doctor", methods: ["POST"], middlewares: [validateAndTransformBody(AdminPaynetEasyDoctorBody)] },
-    { matcher: "/store/payment-collections/:id/payment-sessions*", methods: ["POST"], middlewares: [refuseCardDataInSessionData, refuseWhilePaidBySavedCard] },
+    {
+      matcher: "/store/payment-collections/:id/payment-sessions*",
+      methods: ["POST"],
+      middlewares: [refuseCardDataInSessionData, refuseWhilePaidBySavedCard, refuseNewSessionOnPaidCollection],
+    },
+    { matcher: "/admin/payment-collections/:id/payment-sessions", methods: ["POST"], middlewares: [refuseNewSessionOnPaidCollection] },
     { matcher: "/store/payneteasy/payment-sessions/:id/card", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyCardBody)] },
     {
       matcher: "/store/payneteasy/payment-sessions/:id/saved-card",
@@ -63,6 +76,12 @@ export default defineMiddlewares({
       methods: ["POST" as const],
       middlewares: [validateAndTransformBody(StorePaynetEasyThreeDSBody[kind])],
     })),
+    // Payment links (issue 50): anyone holding the link; a logged-in customer may pay with a saved card they own.
+    {
+      matcher: "/store/payneteasy/payment-collections/:id/pay",
+      methods: ["POST"],
+      middlewares: [customerIfAny, validateAndTransformBody(StorePaynetEasyPayLinkBody)],
+    },
     // Saved cards (issue 12): the logged-in customer only.
     { matcher: "/store/payneteasy/cards*", middlewares: [customerAuth] },
     { matcher: "/store/payneteasy/cards", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyAddCardBody)] },

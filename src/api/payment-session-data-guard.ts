@@ -9,7 +9,8 @@
  *
  * Also: a new session on a collection that a saved card has paid (or may have: outcome unknown) is answered 409
  * before Medusa deletes the old sessions, which the provider refuses for that one (saved-card-payment.ts), so the
- * storefront gets a clear answer rather than Medusa's "Could not delete all payment sessions".
+ * storefront gets a clear answer rather than Medusa's "Could not delete all payment sessions" (a 500). A charge made
+ * while the request waits for the cart's lock is caught again under it (paid-collection-guard.ts).
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { cardDataRefusal, cardLikeFields } from "../core/checkout/card-like"
@@ -30,15 +31,19 @@ export function refuseCardDataInSessionData(req: MedusaRequest, res: MedusaRespo
   next()
 }
 
+/** The words a new session on this collection is refused with while a saved card pays it (or may have), or undefined. */
+export async function savedCardPaymentRefusal(collectionId: string): Promise<string | undefined> {
+  const live = await liveCharge(collectionId)
+  if (!live) return undefined
+  const how = live.state === "approved" ? "paid" : "being paid (its outcome is not known yet)"
+  return `This payment collection is already ${how} with a saved card (payment session ${live.session_id}): complete the cart`
+}
+
 export async function refuseWhilePaidBySavedCard(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const collectionId = req.params?.id
-  const live = collectionId ? await liveCharge(collectionId) : undefined
-  if (live) {
-    const how = live.state === "approved" ? "paid" : "being paid (its outcome is not known yet)"
-    res.status(409).json({
-      type: "not_allowed",
-      message: `This payment collection is already ${how} with a saved card (payment session ${live.session_id}): complete the cart`,
-    })
+  const refusal = collectionId ? await savedCardPaymentRefusal(collectionId) : undefined
+  if (refusal) {
+    res.status(409).json({ type: "not_allowed", message: refusal })
     return
   }
   next()

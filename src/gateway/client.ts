@@ -87,8 +87,9 @@ export class PaynetEasyClient {
   /** What an observer is told about a request: the operation, where it goes and the ids it names (observe.ts). */
   private describe(spec: OperationSpec, fields: RequestFields): GatewayRequestInfo {
     const e = this.config.endpoint
-    const endpoint = e ? (e.kind === "group" ? `group/${e.id}` : e.id) : ""
-    return requestInfo(spec, fields, `${this.config.baseUrl}${spec.path}${endpoint ? `/${endpoint}` : ""}`, endpoint)
+    const endpoint = spec.target === "login" ? "login" : e ? (e.kind === "group" ? `group/${e.id}` : e.id) : ""
+    const target = spec.target === "login" ? encodeURIComponent(this.config.login) : endpoint
+    return requestInfo(spec, fields, `${this.config.baseUrl}${spec.path}${target ? `/${target}` : ""}`, endpoint)
   }
 
   private async once(op: OperationName, spec: OperationSpec, fields: RequestFields, seen?: { httpStatus?: number }): Promise<Record<string, unknown>> {

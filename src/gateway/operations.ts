@@ -169,6 +169,18 @@ export const errorResponse = z.looseObject({
   "paynet-order-id": optionalId,
 })
 
+/**
+ * get-balance (by endpoint or by manager). The vendor pages show the reply as a JSON list; parseGatewayBody gives a
+ * top-level list as `balance-list` (parse.ts). A legacy form reply is one balance, flat. Values may be JSON numbers
+ * (`"balance-amount":29.99`): read as text by replies.ts `balancesOf`, never as a double in arithmetic.
+ */
+export const balanceResponse = z.looseObject({
+  // no type is documented for this reply; an error reply (type validation-error / error) never reaches the schema
+  type: optionalStr,
+  "balance-list": z.array(z.looseObject({})).optional(),
+  "balance-amount": optionalStr,
+})
+
 export interface OperationSpec {
   /** The seed's operation name (or ours for the rows it leaves unnamed). */
   name: string
@@ -180,12 +192,17 @@ export interface OperationSpec {
   control?: readonly ControlTerm[]
   /** Request fields the client refuses to send without (the seed's and the notes' required core). */
   required: readonly string[]
+  /** Groups of alternatives: exactly one field of each group is sent (a card by reference or by number). */
+  oneOf?: readonly (readonly string[])[]
   /** Other request fields the seed or notes name. Fields not listed are passed through unchanged. */
   optional: readonly string[]
   /** Whether the request can move money or create state (a card reference, a registered payout, an eligibility
    *  check): such a request is never re-sent blindly. Only pure reads (STATUS, CARDINFO) and the 3DS uploads,
    *  which answer an existing challenge, are false. */
   movesMoney: boolean
+  /** What follows the path: the configured endpoint (or group) by default; "login" puts the configured login there
+   *  instead (get-balance by manager: `/api/v2/get-balance/manager/<manager login>`), and needs no endpoint. */
+  target?: "endpoint" | "login"
   /** The merchant order id field's spelling for this operation (the docs are inconsistent, notes §5.3). */
   clientOrderIdField: "client_orderid" | "client-order-id" | "client-orderid" | null
   response: z.ZodType<Record<string, unknown>>
@@ -349,13 +366,20 @@ export const OPERATIONS = {
     movesMoney: true, clientOrderIdField: "client_orderid", response: asyncResponse,
   }),
   PAN_ELIGIBILITY_SEND: op({
+    // The seed shows only a signed example (client-order-id, sending-card-ref-id). The vendor page
+    // (doc.payneteasy.com …/api_v2_pan-eligibility.html) adds the card by number as the alternative to the reference
+    // (sending-card-number + card-printed-name + expire_month + expire_year) and server_callback_url; the outcome is a
+    // transaction settled by callback or STATUS (approved: eligible). The builder sends exactly one of the two.
     name: "PAN_ELIGIBILITY_SEND", path: "/api/v2/pan-eligibility/send", version: "v2", auth: HMAC,
-    required: ["client-order-id", "sending-card-ref-id"], optional: ["amount", "currency"],
+    required: ["client-order-id"], oneOf: [["sending-card-ref-id", "sending-card-number"]],
+    optional: ["sending-card-ref-id", "sending-card-number", "card-printed-name", "expire_month", "expire_year", "server_callback_url"],
     movesMoney: true, clientOrderIdField: "client-order-id", response: asyncResponse,
   }),
   TRANSFER_V4: op({
+    // The seed: "Either destination-card-no or destination-card-ref-id is used" (or a recurring payment id, RPI).
     name: "TRANSFER_V4", path: "/api/v4/transfer", version: "v4", auth: RSA,
     required: ["client_orderid", "amount", "currency"],
+    oneOf: [["destination-card-no", "destination-card-ref-id", "destination_card_recurring_payment_id"]],
     optional: ["credit_card_number", "expire_month", "expire_year", "cvv2", "card_printed_name", "deposit2card",
       "destination-card-no", "destination-card-ref-id", "card_recurring_payment_id",
       "destination_card_recurring_payment_id", "redirect_url", "redirect_success_url", "redirect_fail_url",
@@ -365,6 +389,21 @@ export const OPERATIONS = {
       "receiver_identity_document_series", "receiver_identity_document_number", "receiver_identity_document_id",
       "receiver_address1", "receiver_city"],
     movesMoney: true, clientOrderIdField: "client_orderid", response: asyncResponse,
+  }),
+  GET_BALANCE: op({
+    // Not in the seed's table; doc.payneteasy.com …/api_v2_get_balance.html: OAuth HMAC-SHA1, enabled by support on
+    // request, one field `balance-provider`, the reply `balance-amount` (shown as a JSON list of one).
+    name: "GET_BALANCE", path: "/api/v2/get-balance", version: "v2", auth: HMAC,
+    required: ["balance-provider"], optional: [],
+    movesMoney: false, clientOrderIdField: null, response: balanceResponse,
+  }),
+  GET_BALANCE_MANAGER: op({
+    // doc.payneteasy.eu …/api_v2_get_balance_manager.html: the URL ends with the manager's login, not an endpoint
+    // (target "login"); the consumer key is that login. Optional `balance-name`; the reply lists the balances with
+    // their live amount, holds and reserve.
+    name: "GET_BALANCE_MANAGER", path: "/api/v2/get-balance/manager", version: "v2", auth: HMAC, target: "login",
+    required: [], optional: ["balance-name"],
+    movesMoney: false, clientOrderIdField: null, response: balanceResponse,
   }),
   TDS_UPLOAD_METHOD_URL_RESULT: op({
     name: "TDS_UPLOAD_METHOD_URL_RESULT", path: "/api/3ds/v1/upload-method-url-result", version: "3ds/v1",

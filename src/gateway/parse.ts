@@ -79,6 +79,9 @@ function numbersAsText(record: Record<string, unknown>): Record<string, unknown>
 
 const NOT_JSON = Symbol("not JSON")
 
+/** Where a reply that is a JSON list (get-balance, operations.ts `balanceResponse`) keeps its items; its numbers stay as parsed. */
+export const LIST_KEY = "balance-list"
+
 /** Whether a parsed JSON value holds a number anywhere (the only place a long literal can have lost digits). */
 function holdsNumber(value: unknown, depth = 0): boolean {
   if (typeof value === "number") return true
@@ -94,13 +97,32 @@ function holdsNumber(value: unknown, depth = 0): boolean {
 }
 
 /**
+ * A reply that is a JSON list of records (get-balance's documented reply, `[{"balance-amount":29.99}]`): kept whole
+ * under LIST_KEY, every number literal read as its exact text ("100.00" stays "100.00", never a double), since such a
+ * list carries money. Anything else that starts with `[` is not a reply.
+ */
+function parseList(body: string): Record<string, unknown> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body.replace(TOKEN, (t) => (t[0] === '"' || !PLAIN_DECIMAL.test(t) ? t : `"${t}"`)))
+  } catch {
+    throw new GatewayProtocolError("reply is not valid JSON")
+  }
+  if (!Array.isArray(parsed) || !parsed.every((e) => e !== null && typeof e === "object" && !Array.isArray(e))) {
+    throw new GatewayProtocolError("JSON reply is not an object")
+  }
+  return { [LIST_KEY]: parsed }
+}
+
+/**
  * Parses a reply body in either format. JSON is recognised by its first non-blank character (`{`), whatever
  * the Content-Type says (the legacy format comes as text/html). Throws GatewayProtocolError when unreadable.
  */
 export function parseGatewayBody(text: string): Record<string, unknown> {
   const body = text.trim()
   if (body === "") throw new GatewayProtocolError("empty reply body")
-  if (body.startsWith("{") || body.startsWith("[")) {
+  if (body.startsWith("[")) return parseList(body)
+  if (body.startsWith("{")) {
     // Parsed as it is first: a reply without a number in it (every value text, as the gateway usually sends) has no
     // long literal to quote, and scanning the text for one cost a third of JSON.parse's time (bench "gateway call").
     // With a number anywhere, or text JSON.parse refuses (a quoted long literal may make it valid: 0123…), the text is

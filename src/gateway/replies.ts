@@ -78,3 +78,42 @@ export const withTransactionType = <R extends Record<string, unknown>>(r: R, typ
   ...r,
   "transaction-type": type,
 })
+
+/** One balance as get-balance reports it; amounts are the gateway's decimal text, unchanged. */
+export type BalanceFigures = {
+  name?: string
+  /** current balance including holds and reserve (by endpoint: the only figure, `balance-amount`) */
+  amount?: string
+  /** what can be paid out now: current − short-term holds − rolling reserve */
+  liveAmount?: string
+  shortTermHolds?: string
+  rollingReserve?: string
+  /** OUT operations not final yet */
+  bufferHold?: string
+  currency?: string
+  merchantLogin?: string
+}
+
+function balanceFrom(r: Record<string, unknown>): BalanceFigures {
+  return {
+    name: text(r, "name"),
+    amount: text(r, "amount") ?? text(r, "balance-amount"),
+    liveAmount: text(r, "online-balance-live-amount"),
+    shortTermHolds: text(r, "total-short-term-hold-amount"),
+    rollingReserve: text(r, "total-rolling-reserve-amount"),
+    bufferHold: text(r, "amount-buffer-hold"),
+    currency: text(r, "currency"),
+    merchantLogin: text(r, "merchantLogin"),
+  }
+}
+
+/** Every balance of a get-balance reply (a JSON list, or one flat record). A number prints as JSON wrote it. */
+export function balancesOf(r: Reply): BalanceFigures[] {
+  if (!r) return []
+  const list = r["balance-list"]
+  if (Array.isArray(list)) {
+    return list.filter((e): e is Record<string, unknown> => !!e && typeof e === "object").map(balanceFrom)
+  }
+  const one = balanceFrom(r)
+  return one.amount !== undefined || one.liveAmount !== undefined ? [one] : []
+}

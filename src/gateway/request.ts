@@ -6,7 +6,7 @@
  * - every value is a string or a finite number, and is trimmed (the gateway trims before hashing, notes §0.7);
  *   `control` and oauth_* are the client's to compute and are refused as input;
  * - `login` is filled in from the config where the operation lists it;
- * - the operation's required fields are present and non-empty;
+ * - the operation's required fields are present and non-empty, and exactly one field of each `oneOf` group;
  * - `currency` is a known ISO 4217 code (sent upper-case); `amount` is a plain decimal that fits the currency's
  *   exponent and is sent normalized to exactly that many decimals ("10.4" EUR → "10.40");
  * - the config has an endpoint, and a private key when the operation is signed RSA-SHA256.
@@ -61,6 +61,13 @@ function listsLogin(spec: OperationSpec): boolean {
   return lists
 }
 
+/** What follows the operation's path: the endpoint (`1111`, `group/2222`), or the login for a `target: "login"` row. */
+export function targetOf(spec: OperationSpec, config: Pick<ResolvedConfig, "endpoint" | "login">): string {
+  if (spec.target === "login") return encodeURIComponent(config.login)
+  if (!config.endpoint) throw new GatewayConfigError("endpointId or endpointGroupId is required", { operation: spec.name })
+  return `${config.endpoint.kind === "group" ? "group/" : ""}${encodeURIComponent(config.endpoint.id)}`
+}
+
 export function prepareRequest(
   opName: OperationName,
   spec: OperationSpec,
@@ -96,6 +103,16 @@ export function prepareRequest(
     }
   }
 
+  for (const group of spec.oneOf ?? []) {
+    const sent = group.filter((name) => (fields.get(name) ?? "") !== "")
+    if (sent.length !== 1) {
+      throw new GatewayInputError(
+        `${spec.name}: send exactly one of ${group.join(", ")}${sent.length ? ` (got ${sent.join(" and ")})` : ""}`,
+        { field: sent[1] ?? group[0], operation: spec.name },
+      )
+    }
+  }
+
   const currency = fields.get("currency")
   if (currency !== undefined && currency !== "") {
     currencyExponent(currency)
@@ -108,8 +125,7 @@ export function prepareRequest(
     fields.set("amount", normalizeAmount(amount, cur))
   }
 
-  if (!config.endpoint) throw new GatewayConfigError("endpointId or endpointGroupId is required", { operation: spec.name })
-  const path = `${spec.path}/${config.endpoint.kind === "group" ? "group/" : ""}${encodeURIComponent(config.endpoint.id)}`
+  const path = `${spec.path}/${targetOf(spec, config)}`
   const url = config.baseUrl + path
   const headers: Record<string, string> = { accept: ACCEPT, "content-type": CONTENT_TYPE }
 
@@ -118,7 +134,7 @@ export function prepareRequest(
     auth = "control"
     // The Map itself, not Object.fromEntries(fields): building that record took a sixth of this function's time.
     const control = computeControl(spec.control ?? [], fields, {
-      endpoint: config.endpoint.id,
+      endpoint: config.endpoint!.id,
       login: config.login,
       controlKey: config.controlKey,
     })

@@ -241,3 +241,68 @@ export const payoutPayFields = (o: Required<OrderRef> & { login: string }): Requ
   orderid: o.orderId,
   login: o.login,
 })
+
+/** The card a PAN eligibility check is about: a saved card's reference, or a card number held only in memory. */
+export type EligibilityCard =
+  | { type: "card_ref"; cardRefId: string }
+  | { type: "card"; cardNumber: string; holder?: string; expMonth?: string; expYear?: string }
+
+export interface PanEligibility {
+  /** This check's own merchant order id (one per check intent): a lost reply is settled by STATUS on it. */
+  clientOrderId: string
+  card: EligibilityCard
+  callbackUrl?: string
+}
+
+/**
+ * pan-eligibility/send (HMAC-SHA1): may this card take part in a money transfer? The seed's example spells the order
+ * id `client-order-id` and the reference `sending-card-ref-id`; a card number goes as `sending-card-number` with its
+ * printed name and expiry (the vendor page's alternative). Exactly one of the two is sent.
+ */
+export function panEligibilityFields(r: PanEligibility): RequestFields {
+  const card: RequestFields =
+    r.card.type === "card_ref"
+      ? { "sending-card-ref-id": r.card.cardRefId }
+      : {
+          "sending-card-number": r.card.cardNumber,
+          "card-printed-name": r.card.holder?.slice(0, 128),
+          expire_month: r.card.expMonth,
+          expire_year: r.card.expYear,
+        }
+  return { "client-order-id": r.clientOrderId, ...card, server_callback_url: r.callbackUrl }
+}
+
+export interface Transfer {
+  /** The transfer's own merchant order id (one per transfer intent). */
+  clientOrderId: string
+  /** major units, decimal string */
+  amount: string
+  currency: string
+  description: string
+  /** Where the money goes: a card reference (a saved card, or the original payment's card) or a card number. */
+  destination: { type: "card_ref"; cardRefId: string } | { type: "card"; cardNumber: string }
+  callbackUrl: string
+  ip?: string
+  purpose?: string
+}
+
+/**
+ * transfer (v4, RSA-SHA256) from the merchant to a card: no sending card, the destination by reference
+ * (`destination-card-ref-id`) or number (`destination-card-no`), the seed's transfer field names.
+ */
+export const transferFields = (t: Transfer): RequestFields => ({
+  client_orderid: t.clientOrderId,
+  amount: t.amount,
+  currency: t.currency,
+  order_desc: t.description.slice(0, 255),
+  ...(t.destination.type === "card_ref" ? { "destination-card-ref-id": t.destination.cardRefId } : { "destination-card-no": t.destination.cardNumber }),
+  server_callback_url: t.callbackUrl,
+  ipaddress: t.ip,
+  purpose: t.purpose,
+})
+
+/** get-balance by endpoint: the balance provider PaynetEasy's support named when it enabled balances. */
+export const balanceByEndpointFields = (q: { provider: string }): RequestFields => ({ "balance-provider": q.provider })
+
+/** get-balance by manager: one balance by name, or every balance of the manager's merchants when none is named. */
+export const balanceByManagerFields = (q: { balanceName?: string } = {}): RequestFields => ({ "balance-name": q.balanceName })

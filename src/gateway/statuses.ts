@@ -21,3 +21,11 @@ export const isFinal = (v: HasStatus): boolean => FINAL.has(of(v))
 export const isApproved = (v: HasStatus): boolean => of(v) === "approved"
 /** Final and not approved: declined, error or filtered (the gateway refused; nothing moved). */
 export const isDeclined = (v: HasStatus): boolean => isFinal(v) && !isApproved(v)
+
+/** The transaction types that carry a payment's own outcome (its first transaction); every other type is a later
+ *  event on the order (capture, return, void, chargeback, …). Written once (issue 54). */
+export const INITIAL_TRANSACTION_TYPES = ["sale", "preauth"] as const
+const INITIAL = new Set<string>(INITIAL_TRANSACTION_TYPES)
+
+/** Whether a wire transaction type (any case, spaces around) is an initial one. */
+export const isInitialTransactionType = (type: string | undefined | null): boolean => INITIAL.has((type ?? "").trim().toLowerCase())

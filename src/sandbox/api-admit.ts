@@ -3,7 +3,8 @@
  * 1. the endpoint (or group) id names a registered endpoint — else a validation error (403 for OAuth operations,
  *    whose consumer cannot be known);
  * 2. OAuth operations: the signature, timestamp window and nonce (403 on failure);
- * 3. every required field of the table is present and non-empty (after trimming);
+ * 3. every required field of the table is present and non-empty (after trimming), and exactly one field of each
+ *    `oneOf` group;
  * 4. `login`, when sent, is the endpoint's merchant login;
  * 5. control operations: `control` equals sha1 of the table's terms (lowercase hex);
  * 6. an `amount` is a decimal string valid for its `currency`.
@@ -34,7 +35,9 @@ export function admit(
     if (oauth) return { ok: false, forbidden: "unknown endpoint" }
     throw new Refusal(`Unknown endpoint: ${req.endpointId}`, "endpointId")
   }
-  if (req.pairs.length === 0) {
+  // An OAuth request may carry everything in its Authorization header when the operation requires no field
+  // (get-balance by manager without a balance-name).
+  if (req.pairs.length === 0 && !(oauth && req.op.required.length === 0)) {
     if (oauth) return { ok: false, forbidden: "empty request (OAuth parameters missing)" }
     throw new Refusal("Request body is required (application/x-www-form-urlencoded)")
   }
@@ -48,6 +51,11 @@ export function admit(
   const f = req.fields
   for (const name of req.op.required) {
     if (!f[name]) throw new Refusal(`Missing required field: ${name}`, name)
+  }
+  for (const group of req.op.oneOf ?? []) {
+    const sent = group.filter((name) => !!f[name])
+    if (sent.length === 0) throw new Refusal(`One of ${group.join(", ")} is required`, group[0])
+    if (sent.length > 1) throw new Refusal(`Send only one of ${group.join(", ")}`, sent[1])
   }
   if (f.login !== undefined && f.login !== merchant.login) {
     throw new Refusal("login does not match the merchant of this endpoint", "login")

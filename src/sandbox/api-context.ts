@@ -34,6 +34,8 @@ export interface Ctx {
   req: ApiRequest
   /** Process-local secret keying request fingerprints (idempotency). */
   fingerprintKey: Buffer
+  /** For an operation addressed to a manager login (get-balance by manager): the merchants that manager sees. */
+  managed?: readonly SandboxMerchant[]
 }
 
 export class Refusal extends Error {

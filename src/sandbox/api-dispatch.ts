@@ -8,6 +8,7 @@ import { cardInfo, createCardRef, createRecurringPayment, updateRecurringPayment
 import { capture, refund, status, uploadCRes, uploadMethodResult, uploadPaRes, voidOrder } from "./api-followups"
 import { directCardPayment, hostedCardPayment, rebill } from "./api-payments"
 import { panEligibility, payout, payoutForm, payoutPay, transfer } from "./api-payouts"
+import { getBalance, getBalanceByManager } from "./api-balance"
 
 type Handler = (c: Ctx) => Record<string, string | number>
 
@@ -35,6 +36,8 @@ export const HANDLERS: Record<OperationName, Handler> = {
   PAYOUTFORM: payoutForm,
   TRANSFER_V4: transfer,
   PAN_ELIGIBILITY_SEND: panEligibility,
+  GET_BALANCE: getBalance,
+  GET_BALANCE_MANAGER: getBalanceByManager,
   TDS_UPLOAD_METHOD_URL_RESULT: uploadMethodResult,
   TDS_UPLOAD_CRES_RESULT: uploadCRes,
   TDS_UPLOAD_PARES_RESULT: uploadPaRes,

@@ -10,6 +10,7 @@ import { followUpOrder } from "./api-followups"
 import { asyncReply, formReply } from "./api-replies"
 import { amountOf, cardFromFields, createOrder, priorOrder } from "./api-payments"
 import { summariseCard, type CardSummary } from "./cards"
+import { isEligible } from "./eligibility"
 import { initialTxn, latestTxn, type Order } from "./state"
 
 export type Destination = NonNullable<Order["destination"]>
@@ -58,9 +59,11 @@ export function payout(c: Ctx): Record<string, string | number> {
   if (prior) return prior.firstReply
   const { destination, card } = destinationOf(c, c.req.fields)
   const check = c.req.op.name === "PAYOUT_V4_CHECK"
+  // a card that cannot receive money is declined by its issuer (eligibility.ts), as pan-eligibility would have said
+  const eligible = isEligible(c.store, card, c.req.fields["destination-card-ref-id"])
   const order = createOrder(
     c,
-    { kind: "payout", txType: check ? "payout-check" : "payout", amountMinor: amountOf(c), card, destination, behaviour: "approve" },
+    { kind: "payout", txType: check ? "payout-check" : "payout", amountMinor: amountOf(c), card, destination, behaviour: eligible ? "approve" : "ineligible" },
     asyncReply,
   )
   c.engine.startInitial(order)
@@ -97,37 +100,60 @@ export function transfer(c: Ctx): Record<string, string | number> {
   if (prior) return prior.firstReply
   const f = c.req.fields
   let destination: Destination
+  let eligible = true
   if (f["destination-card-no"]) {
     const r = summariseCard({ number: f["destination-card-no"], expMonth: "12", expYear: "2099", holder: "" })
     if (!r.ok) throw new Refusal(r.message.replace("credit card number", "destination-card-no"), "destination-card-no")
     destination = { kind: "card", summary: `${r.card.bin}******${r.card.lastFour}` }
+    eligible = isEligible(c.store, r.card)
   } else if (f["destination-card-ref-id"]) {
-    destination = destinationOf(c, { "destination-card-ref-id": f["destination-card-ref-id"] }).destination
+    const d = destinationOf(c, { "destination-card-ref-id": f["destination-card-ref-id"] })
+    destination = d.destination
+    eligible = isEligible(c.store, d.card, f["destination-card-ref-id"])
   } else {
     throw new Refusal("A destination is required: destination-card-no or destination-card-ref-id", "destination-card-no")
   }
   const source = f.credit_card_number ? cardFromFields(c) : undefined
   const order = createOrder(
     c,
-    { kind: "transfer", txType: "transfer", amountMinor: amountOf(c), card: source?.card, behaviour: source?.behaviour ?? "approve", destination },
+    {
+      kind: "transfer", txType: "transfer", amountMinor: amountOf(c), card: source?.card, destination,
+      behaviour: !eligible ? "ineligible" : source?.behaviour ?? "approve",
+    },
     asyncReply,
   )
   c.engine.startInitial(order)
   return order.firstReply
 }
 
+/**
+ * PAN_ELIGIBILITY_SEND: asynchronous like every order (the reply acknowledges, STATUS or the callback gives the
+ * outcome): approved when the card may take part in a money transfer, declined with the reason when not
+ * (eligibility.ts). The card comes by reference (`sending-card-ref-id`) or number (`sending-card-number` with its
+ * expiry), exactly one of them.
+ */
 export function panEligibility(c: Ctx): Record<string, string | number> {
   const prior = priorOrder(c)
   if (prior) return prior.firstReply
   const f = c.req.fields
-  const ref = c.store.cardRefs.get(f["sending-card-ref-id"])
-  if (!ref || ref.login !== c.merchant.login) {
-    throw new Refusal(`Unknown sending-card-ref-id: ${f["sending-card-ref-id"]}`, "sending-card-ref-id")
+  const refId = f["sending-card-ref-id"]
+  const number = f["sending-card-number"]
+  if (refId && number) throw new Refusal("Send the card once: sending-card-ref-id or sending-card-number, not both", "sending-card-number")
+  let card: CardSummary
+  if (refId) {
+    const ref = c.store.cardRefs.get(refId)
+    if (!ref || ref.login !== c.merchant.login) throw new Refusal(`Unknown sending-card-ref-id: ${refId}`, "sending-card-ref-id")
+    card = ref.card
+  } else if (number) {
+    const r = summariseCard({ number, expMonth: f.expire_month || "12", expYear: f.expire_year || "2099", holder: f["card-printed-name"] ?? "" })
+    if (!r.ok) throw new Refusal(r.message.replace("credit card number", "sending-card-number"), r.field === "credit_card_number" ? "sending-card-number" : r.field)
+    card = r.card
+  } else {
+    throw new Refusal("A card is required: sending-card-ref-id or sending-card-number", "sending-card-ref-id")
   }
-  const amount = f.amount ? amountOf(c) : 0n
-  const order = createOrder(
-    c, { kind: "pan-eligibility", txType: "pan-eligibility", amountMinor: amount, card: ref.card, behaviour: "approve" }, asyncReply,
-  )
+  const behaviour = isEligible(c.store, card, refId) ? "approve" : "ineligible"
+  const order = createOrder(c, { kind: "pan-eligibility", txType: "pan-eligibility", amountMinor: 0n, card, behaviour }, asyncReply)
+  if (refId) order.cardRefId = refId
   c.engine.startInitial(order)
   return order.firstReply
 }

@@ -15,10 +15,11 @@ export type Behaviour =
   | "decline-not-permitted" // 119
   | "decline-stolen" // 209
   | "decline" // any other CVV2
+  | "ineligible" // never from a CVV2: a card that cannot receive a money transfer (eligibility.ts)
 
 export const BEHAVIOURS: readonly Behaviour[] = [
   "approve", "3ds", "approve-no-3ds", "unknown", "decline-expired", "decline-funds", "decline-not-permitted",
-  "decline-stolen", "decline",
+  "decline-stolen", "decline", "ineligible",
 ]
 
 export function behaviourFromCvv(cvv2: string): Behaviour {
@@ -54,6 +55,7 @@ export const DECLINE_REASONS: Record<string, { code: string; message: string }> 
   decline: { code: "100", message: "Declined by issuer" },
   "3ds-failed": { code: "301", message: "Declined: 3-D Secure authentication failed" },
   forced: { code: "900", message: "Declined by sandbox steering" },
+  ineligible: { code: "470", message: "Card is not eligible for money transfers (issuer does not accept credits to this card)" },
 }
 
 export interface CardSummary {

@@ -10,8 +10,12 @@ import type { Engine, FinalStatus } from "./engine"
 import type { FaultBook, FaultRule, StoredFault } from "./faults"
 import { fromMinor, toMinor } from "./money"
 import type { NonceBook } from "./oauth-verify"
+import type { HeldRequest, ProcessingDesk } from "./slow-processing"
 import { reportedAmountMinor } from "./api-replies"
 import { recurringOrder, runNextCharge, type ChargeOutcome } from "./recurring"
+import { balanceOf, steerBalance } from "./balance-book"
+import { setEligibility } from "./eligibility"
+import type { MerchantBalance } from "./state"
 import { initialTxn, latestTxn, type CallbackAttempt, type Order, type RecurringSchedule, type Store } from "./state"
 
 export interface TxnView {
@@ -60,6 +64,18 @@ export interface TransactionView {
   history: Order["history"]
 }
 
+export interface BalanceView {
+  login: string
+  name: string
+  currency: string
+  amount: string
+  shortTermHolds: string
+  rollingReserve: string
+  live: string
+  access: boolean
+  updatedAt: string
+}
+
 export interface SandboxControl {
   /** Every order, oldest first (inspection only: builds a list). */
   transactions(): TransactionView[]
@@ -71,7 +87,7 @@ export interface SandboxControl {
   connections(): number
   /** API requests received per operation name since start or the last reset. */
   requests(): Record<string, number>
-  /** Forgets all orders, card references, callbacks, counters, nonces and faults; stops timers and pending callbacks. */
+  /** Forgets all orders, card references, callbacks, counters, nonces and faults; stops timers and pending callbacks; drops held (slow-processing) requests unprocessed. */
   reset(): void
   /** Settles one order, or all approved unsettled ones; returns the orderids settled. */
   settle(orderid?: string): string[]
@@ -79,10 +95,20 @@ export interface SandboxControl {
   forceStatus(orderid: string, status: FinalStatus, message?: string): TransactionView
   /** Injects an approved chargeback (all remaining captured money when amount is omitted; amount in major units). */
   chargeback(orderid: string, amount?: string): TransactionView
+  /** Requests held by a slow-processing fault: the gateway has them and has not processed them yet. */
+  processing(): HeldRequest[]
+  /** Ends the processing of one held request (by id) or of all, now: each is processed and answered before this returns. */
+  finishProcessing(id?: number): number[]
   addFault(rule: FaultRule): StoredFault
   faults(): StoredFault[]
   removeFault(id: number): boolean
   clearFaults(): void
+  /** Marks a card (by reference, or BIN + last four) eligible or not to receive money (pan-eligibility, payouts). */
+  setCardEligibility(target: { cardRefId?: string; bin?: string; lastFour?: string }, eligible: boolean): void
+  /** A merchant's balance as get-balance reports it (major units). */
+  balance(login?: string): BalanceView
+  /** Sets a merchant's balance figures (major units) or its get-balance access. */
+  setBalance(login: string | undefined, figures: { amount?: string; shortTermHolds?: string; rollingReserve?: string; currency?: string; access?: boolean }): BalanceView
   /** Changes how REBILL on this card reference ends (default approve). */
   setCardRefBehaviour(cardRefId: string, behaviour: Behaviour): void
   /** A recurring payment (its create order, with the schedule and the charges' orderids). */
@@ -101,9 +127,10 @@ export function createControl(deps: {
   faults: FaultBook
   callbacks: CallbackSender
   nonces: NonceBook
+  processing: ProcessingDesk
   pageUrl: (kind: "form" | "acs", token: string) => string
 }): SandboxControl {
-  const { store, engine, faults, callbacks, nonces } = deps
+  const { store, engine, faults, callbacks, nonces, processing } = deps
   const view = (o: Order): TransactionView => {
     const m = (v: bigint) => fromMinor(v, o.currency)
     const last = latestTxn(o)
@@ -127,6 +154,16 @@ export function createControl(deps: {
       history: o.history.map((h) => ({ ...h })),
     }
   }
+  const merchantOf = (login: string | undefined) => {
+    const m = login === undefined ? engine.opts.merchants[0] : engine.opts.merchants.find((x) => x.login === login)
+    if (!m) throw new Error(`unknown merchant login ${login}`)
+    return m
+  }
+  const balanceView = (login: string, b: MerchantBalance): BalanceView => ({
+    login, name: b.name, currency: b.currency, amount: fromMinor(b.amountMinor, b.currency),
+    shortTermHolds: fromMinor(b.shortTermHoldsMinor, b.currency), rollingReserve: fromMinor(b.rollingReserveMinor, b.currency),
+    live: fromMinor(b.amountMinor - b.shortTermHoldsMinor - b.rollingReserveMinor, b.currency), access: b.access, updatedAt: b.updatedAt,
+  })
   const must = (orderid: string): Order => {
     const o = store.orders.get(String(orderid))
     if (!o) throw new Error(`unknown orderid ${orderid}`)
@@ -143,6 +180,7 @@ export function createControl(deps: {
     connections: () => store.connections,
     requests: () => Object.fromEntries(store.requestCounts),
     reset: () => {
+      processing.cancelAll()
       engine.cancelAll()
       callbacks.cancelAll()
       store.reset()
@@ -169,10 +207,21 @@ export function createControl(deps: {
       engine.chargeback(o, minor)
       return view(o)
     },
+    processing: () => processing.list(),
+    finishProcessing: (id) => processing.finish(id),
     addFault: (rule) => faults.add(rule),
     faults: () => faults.list(),
     removeFault: (id) => faults.remove(id),
     clearFaults: () => faults.clear(),
+    setCardEligibility: (target, eligible) => setEligibility(store, target, eligible),
+    balance: (login) => {
+      const m = merchantOf(login)
+      return balanceView(m.login, balanceOf(store, m))
+    },
+    setBalance: (login, figures) => {
+      const m = merchantOf(login)
+      return balanceView(m.login, steerBalance(store, m, figures))
+    },
     setCardRefBehaviour: (id, behaviour) => {
       const ref = store.cardRefs.get(id)
       if (!ref) throw new Error(`unknown card reference ${id}`)

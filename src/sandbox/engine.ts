@@ -4,6 +4,7 @@
  * released, charged back). Every transition is recorded in the order's history and a final status fires a callback.
  * Timers are tracked so reset() and close() stop them.
  */
+import { debitBalance } from "./balance-book"
 import { DECLINE_REASONS } from "./cards"
 import type { CallbackSender } from "./callbacks"
 import type { FaultBook } from "./faults"
@@ -112,6 +113,8 @@ export class Engine {
         order.authorizedMinor = order.amountMinor
         order.capturedMinor = order.amountMinor
         if (tx.type === "payout") order.payoutPaid = true
+        // money the merchant sends out leaves its balance (a card-to-card transfer with a sending card does not)
+        if (tx.type === "payout" || (tx.type === "transfer" && !order.card)) debitBalance(this.store, order.merchant, order.amountMinor, order.currency)
         return
       case "preauth":
         order.authorizedMinor = order.amountMinor

@@ -3,7 +3,10 @@
  * can be one-shot (`times: 1`) or standing until cleared. Rules are few; matching walks the rule list, never the
  * stored transactions.
  *
- * Request faults: latency, http-500, connection-reset (socket destroyed before processing), response-lost (the
+ * Request faults: latency (before the request is read: a client that gives up meanwhile loses it), slow-processing
+ * (the gateway has read and admitted the request and keeps processing it for `ms` whether or not the client waits;
+ * STATUS shows its transaction only when that is over — slow-processing.ts), http-500, connection-reset (socket
+ * destroyed before processing), response-lost (the
  * request is processed, then the socket is destroyed without a reply), unreadable-200 (the request is processed,
  * then answered HTTP 200 with a reply no client can read: `variant` garbage bytes, the reply truncated half-way, or
  * an HTML page under a wrong content type — what a broken proxy or a gateway bug gives), status-foreign (STATUS is
@@ -18,6 +21,7 @@ import type { TxStatus } from "./state"
 
 export type FaultRule =
   | { kind: "latency"; ms: number; operation?: string; times?: number }
+  | { kind: "slow-processing"; ms: number; operation?: string; times?: number }
   | { kind: "http-500"; operation?: string; times?: number }
   | { kind: "connection-reset"; operation?: string; times?: number }
   | { kind: "response-lost"; operation?: string; times?: number }
@@ -30,7 +34,7 @@ export type FaultRule =
   | { kind: "outcome"; status: TxStatus; operation?: string; times?: number }
 
 export const FAULT_KINDS = [
-  "latency", "http-500", "connection-reset", "response-lost", "unreadable-200", "status-foreign", "callback-delay", "callback-off", "callback-duplicate",
+  "latency", "slow-processing", "http-500", "connection-reset", "response-lost", "unreadable-200", "status-foreign", "callback-delay", "callback-off", "callback-duplicate",
   "callback-out-of-order", "outcome",
 ] as const
 
@@ -41,6 +45,8 @@ export type StoredFault = FaultRule & { id: number }
 
 export interface RequestFaults {
   latencyMs: number
+  /** slow-processing: hold the admitted request this long before processing it (0 = process at once) */
+  slowMs: number
   terminal?: "http-500" | "connection-reset" | "response-lost" | "unreadable-200"
   /** unreadable-200: how the reply is spoiled */
   unreadable?: UnreadableVariant
@@ -67,7 +73,7 @@ export class FaultBook {
     if (!rule || !(FAULT_KINDS as readonly string[]).includes(rule.kind)) {
       throw new Error(`unknown fault kind; expected one of ${FAULT_KINDS.join(", ")}`)
     }
-    if ((rule.kind === "latency" || rule.kind === "callback-delay") && !(Number(rule.ms) >= 0)) {
+    if ((rule.kind === "latency" || rule.kind === "slow-processing" || rule.kind === "callback-delay") && !(Number(rule.ms) >= 0)) {
       throw new Error(`${rule.kind} needs ms >= 0`)
     }
     if (rule.kind === "outcome" && !OUTCOMES.has(rule.status)) {
@@ -123,11 +129,12 @@ export class FaultBook {
   }
 
   forRequest(operation: string): RequestFaults {
-    const kinds = new Set(["latency", ...TERMINAL, ...(operation === "STATUS" ? ["status-foreign"] : [])])
+    const kinds = new Set(["latency", "slow-processing", ...TERMINAL, ...(operation === "STATUS" ? ["status-foreign"] : [])])
     const hit = this.take(kinds, operation, (r) => TERMINAL.has(r.kind) || r.kind === "status-foreign")
-    const out: RequestFaults = { latencyMs: 0 }
+    const out: RequestFaults = { latencyMs: 0, slowMs: 0 }
     for (const r of hit) {
       if (r.kind === "latency") out.latencyMs += r.ms
+      else if (r.kind === "slow-processing") out.slowMs += r.ms
       else if (r.kind === "status-foreign") out.foreignOrderid = r.orderid ?? ""
       else {
         out.terminal = r.kind as RequestFaults["terminal"]

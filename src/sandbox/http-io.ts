@@ -8,6 +8,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 
+/** Where a handler puts a reply that is a JSON list (get-balance, api-balance.ts): sendReply writes it as the body. */
+export const LIST_REPLY = "__list"
+
 export type ReplyFields = Record<string, string | number | undefined>
 export type Mode = "json" | "legacy"
 
@@ -63,6 +66,18 @@ function definedFields(fields: ReplyFields): Record<string, string | number> {
 
 /** Sends a gateway reply. In legacy mode every status other than 5xx/403 becomes 200 (as the real gateway does). */
 export function sendReply(res: ServerResponse, mode: Mode, httpStatus: number, fields: ReplyFields): void {
+  const list = fields[LIST_REPLY]
+  if (typeof list === "string") {
+    // a reply that is a JSON list (get-balance, api-balance.ts); the legacy form carries its first item, flat
+    if (mode === "legacy") {
+      // numbers as their exact text (the list is the sandbox's own JSON: every number follows a colon)
+      const items = JSON.parse(list.replace(/:(-?\d+(?:\.\d+)?)(?=[,}])/g, ':"$1"')) as ReplyFields[]
+      return sendReply(res, mode, httpStatus, items[0] ?? {})
+    }
+    res.writeHead(httpStatus, { "content-type": "application/vnd.pay+json;charset=utf-8", "content-length": Buffer.byteLength(list) })
+    res.end(list)
+    return
+  }
   if (mode === "json") {
     const body = JSON.stringify(definedFields(fields))
     res.writeHead(httpStatus, { "content-type": "application/vnd.pay+json;charset=utf-8", "content-length": Buffer.byteLength(body) })

@@ -14,7 +14,39 @@ export interface SandboxMerchant {
   endpointGroupIds?: readonly string[]
   /** RSA public key (PEM, SPKI or PKCS#1) that verifies this merchant's RSA-SHA256 OAuth signatures. */
   publicKeyPem?: string
+  /**
+   * The account's balance as get-balance reports it (balance-book.ts). Default: access enabled, provider
+   * "sandbox-balance", balance "default" of 10000.00 EUR with no holds and no reserve. `access: false` is an account
+   * whose get-balance PaynetEasy's support has not enabled: every get-balance request for it is refused.
+   */
+  balance?: SandboxBalanceOptions
 }
+
+export interface SandboxBalanceOptions {
+  access?: boolean
+  /** The `balance-provider` get-balance by endpoint must name. */
+  provider?: string
+  name?: string
+  currency?: string
+  /** major units, decimal strings */
+  amount?: string
+  shortTermHolds?: string
+  rollingReserve?: string
+}
+
+/** A manager login (get-balance by manager): its own OAuth key, and the merchants whose balances it sees. */
+export interface SandboxManager {
+  login: string
+  controlKey: string
+  /** Default: every merchant of the sandbox. */
+  merchantLogins?: readonly string[]
+}
+
+/** The manager a sandbox started without `managers` knows; it sees every merchant. */
+export const DEFAULT_SANDBOX_MANAGER: Readonly<SandboxManager> = Object.freeze({
+  login: "sandbox-manager",
+  controlKey: "5C0A7E11-9D3B-4E62-A1F8-2B7C4D9E6F03",
+})
 
 /** The merchant a sandbox started without `merchants` knows (frozen; spread it to derive variants). */
 export const DEFAULT_SANDBOX_MERCHANT: Readonly<{
@@ -38,6 +70,8 @@ export interface SandboxOptions {
   prefix?: string
   /** Default: [DEFAULT_SANDBOX_MERCHANT]. */
   merchants?: SandboxMerchant[]
+  /** Default: [DEFAULT_SANDBOX_MANAGER]. */
+  managers?: SandboxManager[]
   /** How long a transaction stays "processing" before its final status. Default 500. */
   processingMs?: number
   /** Delay before the first attempt of every callback. Default 0. */
@@ -70,6 +104,7 @@ export interface ResolvedOptions {
   host: string
   prefix: string
   merchants: SandboxMerchant[]
+  managers: SandboxManager[]
   processingMs: number
   callbackDelayMs: number
   settleAfterMs: number | undefined
@@ -105,6 +140,10 @@ export function resolveOptions(o: SandboxOptions = {}): ResolvedOptions {
     host: o.host ?? "127.0.0.1",
     prefix,
     merchants,
+    managers: (o.managers ?? [DEFAULT_SANDBOX_MANAGER]).map((m) => {
+      if (!m.login || !m.controlKey) throw new Error("every sandbox manager needs a login and a control key")
+      return { ...m, merchantLogins: m.merchantLogins ? [...m.merchantLogins] : undefined }
+    }),
     processingMs: nonNegative("processingMs", o.processingMs, 500),
     callbackDelayMs: nonNegative("callbackDelayMs", o.callbackDelayMs, 0),
     settleAfterMs: o.settleAfterMs === undefined ? undefined : nonNegative("settleAfterMs", o.settleAfterMs, 0),

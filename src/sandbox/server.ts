@@ -4,7 +4,8 @@
  *   <prefix>/form|acs|result/<token>     payer pages (hosted.ts)
  *   <prefix><path>/<endpointId>          API operations of the shared table, POST only
  *   <prefix><path>/group/<groupId>
- * API requests pass the request faults, then admission (api-admit.ts), then their handler (api-dispatch.ts).
+ * API requests pass the request faults, then admission (api-admit.ts), then (after a slow-processing hold,
+ * slow-processing.ts) their handler (api-dispatch.ts).
  */
 import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
@@ -22,6 +23,7 @@ import { handlePage } from "./hosted"
 import { modeOf, parseForm, readBody, sendReply, sendText, sendUnreadable } from "./http-io"
 import { NonceBook } from "./oauth-verify"
 import { resolveOptions, type SandboxMerchant, type SandboxOptions } from "./options"
+import { ProcessingDesk } from "./slow-processing"
 import { Store } from "./state"
 import { handleSteering } from "./steering-http"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -46,6 +48,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const faults = new FaultBook()
   const callbacks = new CallbackSender(store, opts, faults)
   const engine = new Engine(store, opts, faults, callbacks)
+  const processing = new ProcessingDesk()
   const nonces = new NonceBook(() => opts.oauthWindowSeconds * 2000)
   const fingerprintKey = randomBytes(32)
   const endpoints = new Map<string, SandboxMerchant>()
@@ -56,10 +59,18 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
       endpoints.set(k, m)
     }
   }
+  // get-balance by manager: the URL names a manager login (operations.ts target "login"); its OAuth key is the
+  // manager's own, and it sees the merchants it manages.
+  const managers = new Map<string, { as: SandboxMerchant; managed: SandboxMerchant[] }>()
+  for (const g of opts.managers) {
+    const managed = opts.merchants.filter((m) => !g.merchantLogins || g.merchantLogins.includes(m.login))
+    managers.set(`id:${g.login}`, { as: { login: g.login, controlKey: g.controlKey, endpointIds: [] }, managed })
+  }
+  const managerEndpoints = new Map([...managers].map(([k, v]) => [k, v.as]))
   let origin = ""
   const page = { get origin() { return origin }, opts }
   const control = createControl({
-    store, engine, faults, callbacks, nonces, pageUrl: (kind, token) => pageUrl(page, kind, token),
+    store, engine, faults, callbacks, nonces, processing, pageUrl: (kind, token) => pageUrl(page, kind, token),
   })
 
   /** status-foreign: the named order, else the newest order of the merchant under another client_orderid (a scan: a fault path only). */
@@ -88,7 +99,19 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     }
     const body = await readBody(req)
     const ctype = req.headers["content-type"] ?? ""
-    let reply: { status: number; fields: Record<string, string | number> }
+    let clientGone = false
+    res.on("close", () => {
+      clientGone = !res.writableFinished
+    })
+    const refusal = (e: unknown) => {
+      if (!(e instanceof Refusal)) throw e
+      opts.logger(`${op.name} ${endpointId}: validation error: ${e.message}`)
+      return {
+        status: 400,
+        fields: { type: "validation-error", "serial-number": store.newSerial(), "error-message": e.message, "error-code": e.code },
+      }
+    }
+    let admitted: { apiReq: ApiRequest; merchant: SandboxMerchant; managed?: SandboxMerchant[] }
     try {
       if (body.trim() !== "" && !/^application\/x-www-form-urlencoded/i.test(ctype)) {
         throw new Refusal("Content-Type must be application/x-www-form-urlencoded")
@@ -98,42 +121,82 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
       const apiReq: ApiRequest = {
         op, endpointKey, endpointId, fields, pairs, mode, url: `http://${host}${path}`, authorization: req.headers.authorization,
       }
-      const adm = admit(apiReq, endpoints, opts, nonces)
+      const byLogin = op.target === "login"
+      const adm = admit(apiReq, byLogin ? managerEndpoints : endpoints, opts, nonces)
       if (!adm.ok) {
         opts.logger(`${op.name} ${endpointId}: 403 ${adm.forbidden}`)
         return sendText(res, 403, `403 Forbidden: ${adm.forbidden}`)
       }
-      const ctx: Ctx = { store, engine, faults, opts, origin, merchant: adm.merchant, req: apiReq, fingerprintKey }
-      reply = { status: 200, fields: HANDLERS[op.name](ctx) }
-      if (f.foreignOrderid !== undefined) {
-        const other = foreignOrder(adm.merchant.login, fields.client_orderid, f.foreignOrderid)
-        if (other) {
-          opts.logger(`fault: STATUS for ${fields.client_orderid} answered with order ${other.orderid}'s data`)
-          reply = { status: 200, fields: statusReply(ctx, other) }
-        }
-      }
+      admitted = { apiReq, merchant: adm.merchant, managed: byLogin ? managers.get(endpointKey)?.managed : undefined }
     } catch (e) {
-      if (!(e instanceof Refusal)) throw e
-      opts.logger(`${op.name} ${endpointId}: validation error: ${e.message}`)
-      reply = {
-        status: 400,
-        fields: { type: "validation-error", "serial-number": store.newSerial(), "error-message": e.message, "error-code": e.code },
-      }
+      const r = refusal(e)
+      return sendReply(res, mode, r.status, r.fields)
     }
-    if (f.terminal === "response-lost") {
-      opts.logger(`fault: ${op.name} processed, response lost`)
-      req.socket.destroy()
+
+    /** Processes the admitted request (the store changes here) and answers it, if its client is still there. */
+    const processAndReply = () => {
+      const { apiReq, merchant, managed } = admitted
+      let reply: { status: number; fields: Record<string, string | number> }
+      try {
+        const ctx: Ctx = { store, engine, faults, opts, origin, merchant, req: apiReq, fingerprintKey, managed }
+        reply = { status: 200, fields: HANDLERS[op.name](ctx) }
+        if (f.foreignOrderid !== undefined) {
+          const other = foreignOrder(merchant.login, apiReq.fields.client_orderid, f.foreignOrderid)
+          if (other) {
+            opts.logger(`fault: STATUS for ${apiReq.fields.client_orderid} answered with order ${other.orderid}'s data`)
+            reply = { status: 200, fields: statusReply(ctx, other) }
+          }
+        }
+      } catch (e) {
+        reply = refusal(e)
+      }
+      if (clientGone) {
+        opts.logger(`${op.name} ${endpointId}: processed; its client had gone, no reply`)
+        return
+      }
+      if (f.terminal === "response-lost") {
+        opts.logger(`fault: ${op.name} processed, response lost`)
+        req.socket.destroy()
+        return
+      }
+      if (f.terminal === "unreadable-200") {
+        opts.logger(`fault: ${op.name} processed, reply unreadable (${f.unreadable})`)
+        return sendUnreadable(res, mode, reply.fields, f.unreadable ?? "garbage")
+      }
+      if (reply.status === 200) {
+        const id = reply.fields["paynet-order-id"]
+        opts.logger(`${op.name} ${endpointId} → ${reply.fields.type}${id !== undefined ? ` orderid ${id}` : ""}${reply.fields.status ? ` ${reply.fields.status}` : ""}`)
+      }
+      sendReply(res, mode, reply.status, reply.fields)
+    }
+
+    if (f.slowMs > 0) {
+      const fields = admitted.apiReq.fields
+      opts.logger(`fault: ${op.name} held in processing for ${f.slowMs} ms (slow-processing)`)
+      const markGone = processing.hold(
+        { operation: op.name, clientOrderId: fields.client_orderid, orderid: fields.orderid },
+        f.slowMs,
+        (outcome) => {
+          if (outcome === "dropped") {
+            if (!clientGone) req.socket.destroy()
+            return
+          }
+          try {
+            processAndReply()
+          } catch (err) {
+            // released from a timer or a steering call: no caller to hand the error to
+            opts.logger(`unhandled error: ${err instanceof Error ? err.message : String(err)}`)
+            if (!res.headersSent) sendText(res, 500, "sandbox internal error")
+            else res.destroy()
+          }
+        },
+      )
+      res.on("close", () => {
+        if (clientGone) markGone()
+      })
       return
     }
-    if (f.terminal === "unreadable-200") {
-      opts.logger(`fault: ${op.name} processed, reply unreadable (${f.unreadable})`)
-      return sendUnreadable(res, mode, reply.fields, f.unreadable ?? "garbage")
-    }
-    if (reply.status === 200) {
-      const id = reply.fields["paynet-order-id"]
-      opts.logger(`${op.name} ${endpointId} → ${reply.fields.type}${id !== undefined ? ` orderid ${id}` : ""}${reply.fields.status ? ` ${reply.fields.status}` : ""}`)
-    }
-    sendReply(res, mode, reply.status, reply.fields)
+    processAndReply()
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -189,6 +252,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
       closed = true
       engine.cancelAll()
       callbacks.cancelAll()
+      processing.cancelAll()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()

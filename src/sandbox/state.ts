@@ -106,6 +106,20 @@ export interface RecurringSchedule {
   maxRepeats?: number
 }
 
+/** A merchant's balance as get-balance reports it (minor units of `currency`). */
+export interface MerchantBalance {
+  name: string
+  currency: string
+  /** current balance, holds and reserve included */
+  amountMinor: bigint
+  shortTermHoldsMinor: bigint
+  rollingReserveMinor: bigint
+  /** whether PaynetEasy's support enabled get-balance for this account */
+  access: boolean
+  /** when a figure last changed (ISO) */
+  updatedAt: string
+}
+
 export interface CardRef {
   cardRefId: string
   login: string
@@ -145,6 +159,11 @@ export class Store {
   /** Inspection only: client_orderid → orderids across endpoints. */
   orderidsByClientOrderId = new Map<string, string[]>()
   callbacks: CallbackAttempt[] = []
+  /** Steered eligibility (eligibility.ts): by card reference, and by `bin|lastFour`. */
+  cardRefEligibility = new Map<string, boolean>()
+  cardEligibility = new Map<string, boolean>()
+  /** Balances per merchant login (balance-book.ts); made on first use from the merchant's defaults. */
+  balances = new Map<string, MerchantBalance>()
   requestCounts = new Map<string, number>()
   connections = 0
   private nextOrder = 1000001
@@ -185,6 +204,9 @@ export class Store {
     this.recurringPayments.clear()
     this.orderidsByClientOrderId.clear()
     this.callbacks = []
+    this.cardRefEligibility.clear()
+    this.cardEligibility.clear()
+    this.balances.clear()
     this.requestCounts.clear()
     this.connections = 0
   }

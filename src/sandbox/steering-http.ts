@@ -10,7 +10,10 @@
  *   GET    /__sandbox/callbacks     GET /__sandbox/stats (connections, requests)
  *   POST   /__sandbox/reset
  *   GET    /__sandbox/faults   POST /__sandbox/faults {rule}   DELETE /__sandbox/faults[/<id>]
+ *   GET    /__sandbox/processing   POST /__sandbox/processing/finish {id?}   (slow-processing: held requests)
  *   POST   /__sandbox/card-refs/<id>/behaviour              {behaviour}
+ *   POST   /__sandbox/eligibility                           {cardRefId? | bin + lastFour, eligible}
+ *   GET    /__sandbox/balances[/<login>]   POST /__sandbox/balances[/<login>] {amount?, shortTermHolds?, rollingReserve?, currency?, access?}
  *   GET    /__sandbox/recurring-payments/<id>                (schedule, charges)
  *   POST   /__sandbox/recurring-payments/<id>/charge         {outcome: approved | declined | lost}
  */
@@ -68,9 +71,32 @@ export async function handleSteering(control: SandboxControl, req: IncomingMessa
         return sendJson(res, 200, { ok: true })
       }
     }
+    if (a === "processing") {
+      if (method === "GET" && !b) return sendJson(res, 200, control.processing())
+      if (method === "POST" && b === "finish") {
+        const id = body.id === undefined || body.id === null ? undefined : Number(body.id)
+        if (id !== undefined && !Number.isInteger(id)) return sendJson(res, 400, { error: "id must be an integer" })
+        return sendJson(res, 200, { finished: control.finishProcessing(id) })
+      }
+    }
     if (method === "POST" && a === "card-refs" && b && c === "behaviour") {
       control.setCardRefBehaviour(b, str(body.behaviour) as never)
       return sendJson(res, 200, { ok: true })
+    }
+    if (method === "POST" && a === "eligibility") {
+      if (typeof body.eligible !== "boolean") return sendJson(res, 400, { error: "eligible must be true or false" })
+      control.setCardEligibility({ cardRefId: str(body.cardRefId), bin: str(body.bin), lastFour: str(body.lastFour) }, body.eligible)
+      return sendJson(res, 200, { ok: true })
+    }
+    if (a === "balances") {
+      if (method === "GET") return sendJson(res, 200, control.balance(b))
+      if (method === "POST") {
+        if (body.access !== undefined && typeof body.access !== "boolean") return sendJson(res, 400, { error: "access must be true or false" })
+        return sendJson(res, 200, control.setBalance(b, {
+          amount: str(body.amount), shortTermHolds: str(body.shortTermHolds), rollingReserve: str(body.rollingReserve),
+          currency: str(body.currency), access: body.access as boolean | undefined,
+        }))
+      }
     }
     if (a === "recurring-payments" && b) {
       if (method === "GET" && !c) return sendJson(res, 200, control.recurringPayment(b))

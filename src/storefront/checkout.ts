@@ -3,14 +3,34 @@
  * a PaynetEasy checkout through Medusa's store API and the plugin's store routes. No React, no DOM, no server code:
  * React components (./react) and non-React storefronts call these.
  *
+ * Every request goes through one method, the js-sdk's `sdk.client.fetch`, so whatever the storefront's sdk adds to its
+ * requests (publishable key, locale header, auth) the kit's requests carry too, and a storefront can hand the kit any
+ * object with that method instead: a server action (`sdkFromServerAction`, ./server-carrier.ts) that adds the
+ * shopper's httpOnly auth cookie on the server.
+ *
  * The one rule they keep: the browser's word is never the outcome. Only cart completion (which makes Medusa ask the
  * gateway) places the order; a return URL's `gateway_status` is a hint for what to show while that happens.
  */
-import type Medusa from "@medusajs/js-sdk"
 import { parseExpiry, cardDigits, type CardInput } from "./card"
 
-/** The js-sdk client the storefront already has (`new Medusa({ baseUrl, publishableKey })`). */
-export type StoreSdk = Pick<Medusa, "store" | "client">
+/** What the kit passes to `client.fetch` (a subset of the js-sdk's FetchArgs: JSON body, query, extra headers). */
+export interface StoreRequestInit {
+  method?: "GET" | "POST" | "DELETE"
+  body?: Record<string, unknown>
+  query?: Record<string, string>
+  headers?: Record<string, string>
+}
+
+/**
+ * The js-sdk client the storefront already has (`new Medusa({ baseUrl, publishableKey })`), or anything with the same
+ * `client.fetch` (e.g. `sdkFromServerAction(action)`). The kit needs nothing else of it, so any js-sdk 2.x fits.
+ */
+export interface StoreSdk {
+  client: {
+    // a method (not a property): the js-sdk's own signature (FetchInput, FetchArgs) is accepted as it is
+    fetch<T = unknown>(path: string, init?: StoreRequestInit): Promise<T>
+  }
+}
 
 /** Every PaynetEasy registration's provider id starts with this (`pp_payneteasy_<registration id>`). */
 export const PAYNETEASY_PROVIDER_PREFIX = "pp_payneteasy_"
@@ -140,11 +160,55 @@ export interface StartPaymentOptions {
 }
 
 /** The PaynetEasy session of a payment collection answer (the newest one for `providerId`). */
-function sessionOf(collection: { payment_sessions?: PaymentSessionLike[] | null } | undefined, providerId: string): PaymentSessionLike {
+function sessionOf(collection: { payment_sessions?: PaymentSessionLike[] | null } | null | undefined, providerId: string): PaymentSessionLike {
   const sessions = (collection?.payment_sessions ?? []).filter((s) => s.provider_id === providerId)
   const session = sessions[sessions.length - 1]
   if (!session) throw new Error(`No ${providerId} payment session was created`)
   return session
+}
+
+/** Options of `paymentSessionData`. */
+export interface PaymentSessionDataOptions {
+  /** Defaults to `payerFromCart(cart)`. */
+  payer?: Payer
+  /** Keep the card for the logged-in customer once the order is placed (ignored for guests). */
+  saveCard?: boolean
+  /** Pay with this saved card (`pnecard_…` from `listSavedCards`). */
+  cardId?: string
+}
+
+/**
+ * The `data` of a PaynetEasy payment session: the payer's details (the gateway requires them; guests have no customer
+ * in Medusa's provider context), and `save_card` / `card_id` when asked. A plain JSON object, nothing secret in it (no
+ * card, no CVV): what a storefront passes to its own session call, e.g. dtc-starter's server action
+ * `initiatePaymentSession(cart, { provider_id, data: paymentSessionData(cart) })`, from a client component or a server one.
+ */
+export function paymentSessionData(cart: CartLike, options: PaymentSessionDataOptions = {}): Record<string, unknown> {
+  const data: Record<string, unknown> = { payer: options.payer ?? payerFromCart(cart) }
+  if (options.saveCard) data.save_card = true
+  if (options.cardId) data.card_id = options.cardId
+  return data
+}
+
+/**
+ * Creates a payment session on the cart's payment collection (creating the collection first when the cart has none),
+ * as the js-sdk's `store.payment.initiatePaymentSession` does, and returns the new session for `providerId`.
+ */
+async function initiateSession(
+  sdk: StoreSdk, cart: CartLike, providerId: string, data: Record<string, unknown>, headers?: Record<string, string>
+): Promise<PaymentSessionLike> {
+  let collectionId = cart.payment_collection?.id
+  if (!collectionId) {
+    const { payment_collection } = await sdk.client.fetch<{ payment_collection: { id: string } }>(
+      "/store/payment-collections", { method: "POST", body: { cart_id: cart.id }, headers }
+    )
+    collectionId = payment_collection.id
+  }
+  const { payment_collection } = await sdk.client.fetch<{ payment_collection: { payment_sessions?: PaymentSessionLike[] | null } }>(
+    `/store/payment-collections/${encodeURIComponent(collectionId)}/payment-sessions`,
+    { method: "POST", body: { provider_id: providerId, data }, headers }
+  )
+  return sessionOf(payment_collection, providerId)
 }
 
 /**
@@ -153,15 +217,7 @@ function sessionOf(collection: { payment_sessions?: PaymentSessionLike[] | null 
  * abandoned hosted page: a new session is a new attempt with a new gateway order.
  */
 export async function startPayment(sdk: StoreSdk, cart: CartLike, options: StartPaymentOptions): Promise<PaymentSessionLike> {
-  const data: Record<string, unknown> = { payer: options.payer ?? payerFromCart(cart) }
-  if (options.saveCard) data.save_card = true
-  const { payment_collection } = await sdk.store.payment.initiatePaymentSession(
-    cart as Parameters<StoreSdk["store"]["payment"]["initiatePaymentSession"]>[0],
-    { provider_id: options.providerId, data },
-    {},
-    options.headers
-  )
-  return sessionOf(payment_collection as never, options.providerId)
+  return initiateSession(sdk, cart, options.providerId, paymentSessionData(cart, options), options.headers)
 }
 
 /** Same as `startPayment`: named for the "try again" button after a decline or an abandoned hosted page. */
@@ -210,7 +266,13 @@ export async function submitCard(
   sdk: StoreSdk,
   sessionId: string,
   card: CardInput,
-  options: { payer?: Payer; /** Lets a decline carry the gateway's error code (read from the cart's session). */ cartId?: string } = {}
+  options: {
+    payer?: Payer
+    /** Lets a decline carry the gateway's error code (read from the cart's session). */
+    cartId?: string
+    /** Reads that session through this one instead of `sdk` (e.g. the server-action sdk: the card itself never goes there). */
+    store?: StoreSdk
+  } = {}
 ): Promise<NextStep> {
   const exp = parseExpiry(card.expiry)
   if (!exp) throw new PaynetEasyCheckoutError("The expiry date is not a month and year", 400)
@@ -226,7 +288,7 @@ export async function submitCard(
     return nextStep(payment_session)
   } catch (e) {
     if (statusOf(e) === 402) {
-      const session = options.cartId ? await readPaymentSession(sdk, options.cartId).catch(() => undefined) : undefined
+      const session = options.cartId ? await readPaymentSession(options.store ?? sdk, options.cartId).catch(() => undefined) : undefined
       const error = session?.id === sessionId ? (session.data?.error as GatewayError | null | undefined) : undefined
       return { type: "declined", sessionId, error: error ?? { message: (e as Error).message } }
     }
@@ -256,16 +318,10 @@ export interface SavedCardPaymentOptions {
  * collection. The CVV, when the store asks for it, travels only in that second request and is not kept by the kit.
  */
 export async function payWithSavedCard(sdk: StoreSdk, cart: CartLike, options: SavedCardPaymentOptions): Promise<NextStep> {
-  const data: Record<string, unknown> = { payer: options.payer ?? payerFromCart(cart), card_id: options.cardId }
   let sessionId: string
   try {
-    const { payment_collection } = await sdk.store.payment.initiatePaymentSession(
-      cart as Parameters<StoreSdk["store"]["payment"]["initiatePaymentSession"]>[0],
-      { provider_id: options.providerId, data },
-      {},
-      options.headers
-    )
-    sessionId = sessionOf(payment_collection as never, options.providerId).id
+    const data = paymentSessionData(cart, { payer: options.payer, cardId: options.cardId })
+    sessionId = (await initiateSession(sdk, cart, options.providerId, data, options.headers)).id
   } catch (e) {
     throw new PaynetEasyCheckoutError((e as Error).message, statusOf(e))
   }
@@ -299,7 +355,9 @@ export type CompleteResult =
  */
 export async function completeOrder(sdk: StoreSdk, cartId: string, headers?: Record<string, string>): Promise<CompleteResult> {
   try {
-    const res = (await sdk.store.cart.complete(cartId, {}, headers)) as { type: string; order?: OrderLike; error?: { message?: string } }
+    const res = await sdk.client.fetch<{ type: string; order?: OrderLike; error?: { message?: string } }>(
+      `/store/carts/${encodeURIComponent(cartId)}/complete`, { method: "POST", headers }
+    )
     if (res.type === "order" && res.order) return { type: "order", order: res.order }
     return { type: "not_authorized", message: res.error?.message ?? "The payment is not authorized" }
   } catch (e) {
@@ -312,7 +370,9 @@ export async function completeOrder(sdk: StoreSdk, cartId: string, headers?: Rec
 
 /** The cart's current PaynetEasy payment session (the newest), or undefined. */
 export async function readPaymentSession(sdk: StoreSdk, cartId: string, headers?: Record<string, string>): Promise<PaymentSessionLike | undefined> {
-  const { cart } = await sdk.store.cart.retrieve(cartId, { fields: "id,*payment_collection,*payment_collection.payment_sessions" }, headers)
+  const { cart } = await sdk.client.fetch<{ cart: CartLike }>(`/store/carts/${encodeURIComponent(cartId)}`, {
+    query: { fields: "id,*payment_collection,*payment_collection.payment_sessions" }, headers,
+  })
   const sessions = ((cart as CartLike).payment_collection?.payment_sessions ?? []).filter((s) => isPaynetEasy(s.provider_id))
   return sessions[sessions.length - 1]
 }
@@ -372,9 +432,14 @@ export interface ReturnParams {
   sessionStatus?: string
   /** Present when the callback had already made the order. */
   orderId?: string
+  /** A payment link's return (an order's collection, no cart): the collection paid (./payment-link.ts). */
+  paymentCollectionId?: string
 }
 
-/** Reads the return route's query (`cart_id`, `payment_session_id`, `gateway_status`, `session_status`, `order_id`). */
+/**
+ * Reads the return route's query (`cart_id`, `payment_session_id`, `gateway_status`, `session_status`, `order_id`,
+ * `payment_collection_id`).
+ */
 export function readReturnParams(url: string | URL): ReturnParams {
   const q = new URL(String(url), "http://return.invalid").searchParams
   const get = (k: string) => q.get(k) ?? undefined
@@ -384,6 +449,7 @@ export function readReturnParams(url: string | URL): ReturnParams {
     gatewayStatus: get("gateway_status"),
     sessionStatus: get("session_status"),
     orderId: get("order_id"),
+    paymentCollectionId: get("payment_collection_id"),
   }
 }
 

@@ -4,9 +4,10 @@
  * Gateway decline reasons are mapped to a short shopper message by the gateway's error code when it is a known one;
  * otherwise the gateway's own reason is shown after a generic lead-in.
  */
+import { LINK_MESSAGES, type PaymentLinkMessages } from "./link-messages"
 
-/** Every text the kit shows. `{amount}`-style placeholders are filled by `format`. */
-export interface PaynetEasyMessages {
+/** Every text the kit shows (the payment-link page's among them: ./link-messages.ts). `{amount}`-style placeholders are filled by `format`. */
+export interface PaynetEasyMessages extends PaymentLinkMessages {
   methodTitle: string
   payButton: string
   payOnPaymentPage: string
@@ -45,6 +46,7 @@ export interface PaynetEasyMessages {
 export type PaynetEasyLocale = "en" | "de" | "ru"
 
 const en: PaynetEasyMessages = {
+  ...LINK_MESSAGES.en,
   methodTitle: "Card (PaynetEasy)",
   payButton: "Pay {amount}",
   payOnPaymentPage: "Pay {amount} on the secure payment page",
@@ -79,6 +81,7 @@ const en: PaynetEasyMessages = {
 }
 
 const de: PaynetEasyMessages = {
+  ...LINK_MESSAGES.de,
   methodTitle: "Karte (PaynetEasy)",
   payButton: "{amount} bezahlen",
   payOnPaymentPage: "{amount} auf der sicheren Zahlungsseite bezahlen",
@@ -113,6 +116,7 @@ const de: PaynetEasyMessages = {
 }
 
 const ru: PaynetEasyMessages = {
+  ...LINK_MESSAGES.ru,
   methodTitle: "Карта (PaynetEasy)",
   payButton: "Оплатить {amount}",
   payOnPaymentPage: "Оплатить {amount} на защищённой странице оплаты",
@@ -150,11 +154,12 @@ const ru: PaynetEasyMessages = {
 export const MESSAGES: Readonly<Record<PaynetEasyLocale, PaynetEasyMessages>> = { en, de, ru }
 
 /**
- * The texts for `locale` ("de", "de-AT", "ru-RU"…; anything else is English) with the store's `overrides` on top.
+ * The texts for `locale` ("de", "de-AT", "ru-RU"…; anything else is English, `constructor` too: own keys only) with
+ * the store's `overrides` on top.
  */
 export function createMessages(locale = "en", overrides: Partial<PaynetEasyMessages> = {}): PaynetEasyMessages {
   const lang = locale.toLowerCase().split(/[-_]/)[0] as PaynetEasyLocale
-  return { ...(MESSAGES[lang] ?? en), ...overrides }
+  return { ...(Object.prototype.hasOwnProperty.call(MESSAGES, lang) ? MESSAGES[lang] : en), ...overrides }
 }
 
 /** Fills `{name}` placeholders of a text; unknown placeholders stay as they are. */
@@ -162,13 +167,45 @@ export function format(text: string, values: Record<string, string | number | un
   return text.replace(/\{(\w+)\}/g, (all, k: string) => (values[k] === undefined ? all : String(values[k])))
 }
 
+/**
+ * Why a payment was declined, as a word that is safe to put in a URL (no gateway text, no id): the storefront's return
+ * step sends the shopper back to checkout with `payment=declined&reason=<word>`, and the page shows
+ * `returnNotice(searchParams, messages)`, in the shopper's language.
+ */
+export type DeclineReason = "insufficient_funds" | "expired_card" | "stolen_card" | "not_permitted" | "3ds_failed" | "declined"
+
 // Gateway error codes (sandbox and PaynetEasy's decline codes) with a shopper-friendly text.
-const REASON_BY_CODE: Record<string, keyof PaynetEasyMessages> = {
-  "101": "reason_expired_card",
-  "116": "reason_insufficient_funds",
-  "119": "reason_not_permitted",
-  "209": "reason_stolen_card",
-  "301": "reason_3ds_failed",
+const REASON_BY_CODE: Record<string, Exclude<DeclineReason, "declined">> = {
+  "101": "expired_card",
+  "116": "insufficient_funds",
+  "119": "not_permitted",
+  "209": "stolen_card",
+  "301": "3ds_failed",
+}
+
+/** The reason word for a gateway decline (`{ code: "116" }` → "insufficient_funds"); "declined" for any other code. */
+export function declineReason(error?: { code?: string; message?: string } | null): DeclineReason {
+  return (error?.code && REASON_BY_CODE[error.code]) || "declined"
+}
+
+/** The shopper's sentence for a reason word (`declineReason`'s, or a URL's `reason`); anything unknown is "declined". */
+export function reasonMessage(messages: PaynetEasyMessages, reason?: string | null): string {
+  const key = `reason_${reason}` as keyof PaynetEasyMessages
+  const known = reason && reason !== "declined" && Object.values(REASON_BY_CODE).includes(reason as never)
+  return known ? format(messages.declinedWithReason, { reason: messages[key] }) : messages.declined
+}
+
+/**
+ * What the checkout page says after the return step sent the shopper back (`payment=declined&reason=…` or
+ * `payment=pending`): the decline in the shopper's words, or "we are confirming your payment"; undefined otherwise.
+ * `search` is the page's query (a string, URLSearchParams, or Next.js's `useSearchParams()`).
+ */
+export function returnNotice(search: string | { get(name: string): string | null } | null | undefined, messages: PaynetEasyMessages): string | undefined {
+  const q = typeof search === "string" || !search ? new URLSearchParams(search ?? "") : search
+  const payment = q.get("payment")
+  if (payment === "declined") return reasonMessage(messages, q.get("reason"))
+  if (payment === "pending") return messages.notConfirmed
+  return undefined
 }
 
 /**
@@ -177,7 +214,7 @@ const REASON_BY_CODE: Record<string, keyof PaynetEasyMessages> = {
  */
 export function declineMessage(messages: PaynetEasyMessages, error?: { code?: string; message?: string } | null): string {
   const known = error?.code ? REASON_BY_CODE[error.code] : undefined
-  const reason = known ? messages[known] : gatewayReason(error?.message)
+  const reason = known ? messages[`reason_${known}`] : gatewayReason(error?.message)
   return reason ? format(messages.declinedWithReason, { reason }) : messages.declined
 }
 

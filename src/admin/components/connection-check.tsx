@@ -48,6 +48,7 @@ export function ConnectionCheck() {
               <Table.HeaderCell>{t("payneteasy.connection.login")}</Table.HeaderCell>
               <Table.HeaderCell>{t("payneteasy.connection.flowCapture")}</Table.HeaderCell>
               <Table.HeaderCell>{t("payneteasy.connection.rsaKey")}</Table.HeaderCell>
+              <Table.HeaderCell>{t("payneteasy.connection.panEligibility")}</Table.HeaderCell>
               <Table.HeaderCell>{t("payneteasy.connection.result")}</Table.HeaderCell>
             </Table.Row>
           </Table.Header>
@@ -71,6 +72,9 @@ export function ConnectionCheck() {
                       ? t("payneteasy.connection.keyLoadedBits", { bits: p.rsa_key_bits })
                       : t("payneteasy.connection.keyLoaded")
                     : t("payneteasy.connection.keyNotLoaded")}
+                </Table.Cell>
+                <Table.Cell data-testid="payneteasy-provider-pan-eligibility">
+                  {p.pan_eligibility === null ? "—" : t(p.pan_eligibility ? "payneteasy.connection.panEligibilityOn" : "payneteasy.connection.panEligibilityOff")}
                 </Table.Cell>
                 <Table.Cell className="max-w-md whitespace-normal">
                   <Alert variant={p.check.ok ? "success" : "error"} data-testid="payneteasy-provider-result">

@@ -15,7 +15,7 @@ export const ar: Messages = {
       payout: {
         pending: "قيد الإنشاء", form_issued: "في انتظار المستلم", checking: "قيد التحقق", checked: "تم التحقق، في انتظار التأكيد",
         check_declined: "رُفض التحقق", processing: "قيد الإرسال", approved: "تم الصرف", declined: "مرفوض", error: "خطأ في بوابة الدفع",
-        filtered: "محظور بواسطة فلتر الاحتيال", failed: "لم يُرسل",
+        filtered: "محظور بواسطة فلتر الاحتيال", failed: "لم يُرسل", eligibility_checking: "جارٍ التحقق من البطاقة", ineligible: "البطاقة لا تقبل المدفوعات",
       },
       payoutMethod: { single: "خطوة واحدة", two_step: "خطوتان (تحقق ثم تأكيد)", form: "نموذج المستلم" },
       destination: { card: "بطاقة", saved_card: "بطاقة العميل المحفوظة", bank: "حساب بنكي", wallet: "محفظة إلكترونية", phone: "هاتف (دفع سريع)" },
@@ -122,6 +122,9 @@ export const ar: Messages = {
       keyLoaded: "محمّل",
       keyLoadedBits: "محمّل ({{bits}} بت)",
       keyNotLoaded: "غير محمّل",
+      panEligibility: "أهلية البطاقة (PAN)",
+      panEligibilityOn: "يُطلب قبل المدفوعات إلى البطاقات",
+      panEligibilityOff: "متوقف",
     },
     schedule: {
       day_zero: "كل {{count}} يوم",

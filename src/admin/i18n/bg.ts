@@ -15,7 +15,7 @@ export const bg: Messages = {
       payout: {
         pending: "Създава се", form_issued: "Очаква получателя", checking: "Проверява се", checked: "Проверено, очаква потвърждение",
         check_declined: "Проверката е отказана", processing: "Изпраща се", approved: "Изплатено", declined: "Отказано", error: "Грешка в платежния портал",
-        filtered: "Блокирано от филтъра за измами", failed: "Не е изпратено",
+        filtered: "Блокирано от филтъра за измами", failed: "Не е изпратено", eligibility_checking: "Картата се проверява", ineligible: "Картата не приема изплащания",
       },
       payoutMethod: { single: "С една стъпка", two_step: "С две стъпки (проверка, после потвърждение)", form: "Формуляр на получателя" },
       destination: { card: "Карта", saved_card: "Запазена карта на клиента", bank: "Банкова сметка", wallet: "Електронен портфейл", phone: "Телефон (бързо плащане)" },
@@ -118,6 +118,9 @@ export const bg: Messages = {
       keyLoaded: "зареден",
       keyLoadedBits: "зареден ({{bits}} бита)",
       keyNotLoaded: "не е зареден",
+      panEligibility: "Допустимост на картата (PAN)",
+      panEligibilityOn: "проверява се преди изплащане към карта",
+      panEligibilityOff: "изключено",
     },
     schedule: {
       day_one: "всеки ден",

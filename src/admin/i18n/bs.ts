@@ -15,7 +15,7 @@ export const bs: Messages = {
       payout: {
         pending: "Kreira se", form_issued: "Čeka primaoca", checking: "Provjerava se", checked: "Provjereno, čeka potvrdu",
         check_declined: "Provjera odbijena", processing: "Šalje se", approved: "Isplaćeno", declined: "Odbijeno", error: "Greška platnog prolaza",
-        filtered: "Blokirano filterom za prevare", failed: "Nije poslano",
+        filtered: "Blokirano filterom za prevare", failed: "Nije poslano", eligibility_checking: "Kartica se provjerava", ineligible: "Kartica ne može primiti isplatu",
       },
       payoutMethod: { single: "U jednom koraku", two_step: "U dva koraka (provjera, pa potvrda)", form: "Obrazac primaoca" },
       destination: { card: "Kartica", saved_card: "Sačuvana kartica kupca", bank: "Bankovni račun", wallet: "E-novčanik", phone: "Telefon (brzo plaćanje)" },
@@ -119,6 +119,9 @@ export const bs: Messages = {
       keyLoaded: "učitan",
       keyLoadedBits: "učitan ({{bits}} bita)",
       keyNotLoaded: "nije učitan",
+      panEligibility: "Podobnost kartice (PAN)",
+      panEligibilityOn: "provjerava se prije isplate na karticu",
+      panEligibilityOff: "isključeno",
     },
     schedule: {
       day_one: "svaki dan",

@@ -15,7 +15,7 @@ export const cs: Messages = {
       payout: {
         pending: "Vytváří se", form_issued: "Čeká na příjemce", checking: "Ověřuje se", checked: "Ověřeno, čeká na potvrzení",
         check_declined: "Ověření zamítnuto", processing: "Odesílá se", approved: "Vyplaceno", declined: "Zamítnuto", error: "Chyba na bráně",
-        filtered: "Zablokováno filtrem podvodů", failed: "Neodesláno",
+        filtered: "Zablokováno filtrem podvodů", failed: "Neodesláno", eligibility_checking: "Ověřuje se karta", ineligible: "Karta nemůže přijmout výplatu",
       },
       payoutMethod: { single: "Jednokroková", two_step: "Dvoukroková (ověřit, pak potvrdit)", form: "Formulář příjemce" },
       destination: { card: "Karta", saved_card: "Uložená karta zákazníka", bank: "Bankovní účet", wallet: "Elektronická peněženka", phone: "Telefon (okamžitá platba)" },
@@ -120,6 +120,9 @@ export const cs: Messages = {
       keyLoaded: "načten",
       keyLoadedBits: "načten ({{bits}} bitů)",
       keyNotLoaded: "nenačten",
+      panEligibility: "Způsobilost karty (PAN)",
+      panEligibilityOn: "ověřuje se před výplatou na kartu",
+      panEligibilityOff: "vypnuto",
     },
     schedule: {
       day_one: "každý den",

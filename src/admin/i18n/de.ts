@@ -15,7 +15,7 @@ export const de: Messages = {
       payout: {
         pending: "Wird angelegt", form_issued: "Wartet auf den Empfänger", checking: "Wird geprüft", checked: "Geprüft, wartet auf Bestätigung",
         check_declined: "Prüfung abgelehnt", processing: "Wird gesendet", approved: "Ausgezahlt", declined: "Abgelehnt", error: "Fehler beim Gateway",
-        filtered: "Vom Betrugsfilter blockiert", failed: "Nicht gesendet",
+        filtered: "Vom Betrugsfilter blockiert", failed: "Nicht gesendet", eligibility_checking: "Karte wird geprüft", ineligible: "Karte kann keine Auszahlung empfangen",
       },
       payoutMethod: { single: "Einstufig", two_step: "Zweistufig (prüfen, dann bestätigen)", form: "Formular des Empfängers" },
       destination: { card: "Karte", saved_card: "Gespeicherte Karte eines Kunden", bank: "Bankkonto", wallet: "E-Wallet", phone: "Telefon (Sofortzahlung)" },
@@ -118,6 +118,9 @@ export const de: Messages = {
       keyLoaded: "geladen",
       keyLoadedBits: "geladen ({{bits}} Bit)",
       keyNotLoaded: "nicht geladen",
+      panEligibility: "Kartenberechtigung (PAN)",
+      panEligibilityOn: "wird vor Kartenauszahlungen geprüft",
+      panEligibilityOff: "aus",
     },
     schedule: {
       day_one: "jeden Tag",

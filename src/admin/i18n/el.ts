@@ -15,7 +15,7 @@ export const el: Messages = {
       payout: {
         pending: "Δημιουργείται", form_issued: "Αναμονή παραλήπτη", checking: "Ελέγχεται", checked: "Ελέγχθηκε, αναμονή επιβεβαίωσης",
         check_declined: "Ο έλεγχος απορρίφθηκε", processing: "Αποστέλλεται", approved: "Καταβλήθηκε", declined: "Απορρίφθηκε", error: "Σφάλμα στην πύλη",
-        filtered: "Αποκλείστηκε από το φίλτρο απάτης", failed: "Δεν στάλθηκε",
+        filtered: "Αποκλείστηκε από το φίλτρο απάτης", failed: "Δεν στάλθηκε", eligibility_checking: "Έλεγχος κάρτας", ineligible: "Η κάρτα δεν δέχεται πληρωμές",
       },
       payoutMethod: { single: "Ενός βήματος", two_step: "Δύο βημάτων (έλεγχος, μετά επιβεβαίωση)", form: "Φόρμα παραλήπτη" },
       destination: { card: "Κάρτα", saved_card: "Αποθηκευμένη κάρτα πελάτη", bank: "Τραπεζικός λογαριασμός", wallet: "Ηλεκτρονικό πορτοφόλι", phone: "Τηλέφωνο (άμεση πληρωμή)" },
@@ -118,6 +118,9 @@ export const el: Messages = {
       keyLoaded: "φορτώθηκε",
       keyLoadedBits: "φορτώθηκε ({{bits}} bit)",
       keyNotLoaded: "δεν φορτώθηκε",
+      panEligibility: "Επιλεξιμότητα κάρτας (PAN)",
+      panEligibilityOn: "ελέγχεται πριν από πληρωμές σε κάρτα",
+      panEligibilityOff: "ανενεργό",
     },
     schedule: {
       day_one: "κάθε μέρα",

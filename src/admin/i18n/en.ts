@@ -17,7 +17,7 @@ export const en = {
       payout: {
         pending: "Being created", form_issued: "Waiting for the recipient", checking: "Being checked", checked: "Checked, waiting for confirmation",
         check_declined: "Check declined", processing: "Being sent", approved: "Paid out", declined: "Declined", error: "Error at the gateway",
-        filtered: "Blocked by the fraud filter", failed: "Not sent",
+        filtered: "Blocked by the fraud filter", failed: "Not sent", eligibility_checking: "Checking the card", ineligible: "Card can't receive payouts",
       },
       payoutMethod: { single: "Single-step", two_step: "Two-step (check, then confirm)", form: "Recipient's form" },
       destination: { card: "Card", saved_card: "Customer's saved card", bank: "Bank account", wallet: "E-wallet", phone: "Phone (fast payment)" },
@@ -120,6 +120,9 @@ export const en = {
       keyLoaded: "loaded",
       keyLoadedBits: "loaded ({{bits}} bits)",
       keyNotLoaded: "not loaded",
+      panEligibility: "PAN eligibility",
+      panEligibilityOn: "asked before card payouts",
+      panEligibilityOff: "off",
     },
     schedule: {
       day_one: "every day",

@@ -15,7 +15,7 @@ export const es: Messages = {
       payout: {
         pending: "Creándose", form_issued: "Esperando al destinatario", checking: "En verificación", checked: "Verificado, esperando confirmación",
         check_declined: "Verificación rechazada", processing: "Enviándose", approved: "Pagado", declined: "Rechazado", error: "Error en la pasarela",
-        filtered: "Bloqueado por el filtro antifraude", failed: "No enviado",
+        filtered: "Bloqueado por el filtro antifraude", failed: "No enviado", eligibility_checking: "Verificando la tarjeta", ineligible: "La tarjeta no puede recibir pagos",
       },
       payoutMethod: { single: "En un paso", two_step: "En dos pasos (verificar y confirmar)", form: "Formulario del destinatario" },
       destination: { card: "Tarjeta", saved_card: "Tarjeta guardada del cliente", bank: "Cuenta bancaria", wallet: "Monedero electrónico", phone: "Teléfono (pago rápido)" },
@@ -119,6 +119,9 @@ export const es: Messages = {
       keyLoaded: "cargada",
       keyLoadedBits: "cargada ({{bits}} bits)",
       keyNotLoaded: "no cargada",
+      panEligibility: "Elegibilidad de la tarjeta (PAN)",
+      panEligibilityOn: "se consulta antes de pagar a una tarjeta",
+      panEligibilityOff: "desactivada",
     },
     schedule: {
       day_one: "cada día",

@@ -15,7 +15,7 @@ export const fa: Messages = {
       payout: {
         pending: "در حال ایجاد", form_issued: "در انتظار گیرنده", checking: "در حال بررسی", checked: "بررسی شد، در انتظار تایید",
         check_declined: "بررسی رد شد", processing: "در حال ارسال", approved: "واریز شد", declined: "رد شد", error: "خطا در درگاه",
-        filtered: "مسدود توسط فیلتر تقلب", failed: "ارسال نشد",
+        filtered: "مسدود توسط فیلتر تقلب", failed: "ارسال نشد", eligibility_checking: "در حال بررسی کارت", ineligible: "کارت نمی‌تواند واریز دریافت کند",
       },
       payoutMethod: { single: "یک‌مرحله‌ای", two_step: "دومرحله‌ای (بررسی، سپس تایید)", form: "فرم گیرنده" },
       destination: { card: "کارت", saved_card: "کارت ذخیره‌شده مشتری", bank: "حساب بانکی", wallet: "کیف پول الکترونیکی", phone: "تلفن (پرداخت سریع)" },
@@ -118,6 +118,9 @@ export const fa: Messages = {
       keyLoaded: "بارگیری شد",
       keyLoadedBits: "بارگیری شد ({{bits}} بیت)",
       keyNotLoaded: "بارگیری نشد",
+      panEligibility: "صلاحیت کارت (PAN)",
+      panEligibilityOn: "پیش از واریز به کارت بررسی می‌شود",
+      panEligibilityOff: "خاموش",
     },
     schedule: {
       day_one: "هر روز",

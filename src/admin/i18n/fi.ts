@@ -15,7 +15,7 @@ export const fi: Messages = {
       payout: {
         pending: "Luodaan", form_issued: "Odottaa vastaanottajaa", checking: "Tarkistetaan", checked: "Tarkistettu, odottaa vahvistusta",
         check_declined: "Tarkistus hylätty", processing: "Lähetetään", approved: "Maksettu", declined: "Hylätty", error: "Virhe maksupalvelussa",
-        filtered: "Petossuodatin esti", failed: "Ei lähetetty",
+        filtered: "Petossuodatin esti", failed: "Ei lähetetty", eligibility_checking: "Korttia tarkistetaan", ineligible: "Kortille ei voi maksaa",
       },
       payoutMethod: { single: "Yksivaiheinen", two_step: "Kaksivaiheinen (tarkista, sitten vahvista)", form: "Vastaanottajan lomake" },
       destination: { card: "Kortti", saved_card: "Asiakkaan tallennettu kortti", bank: "Pankkitili", wallet: "E-lompakko", phone: "Puhelin (pikamaksu)" },
@@ -118,6 +118,9 @@ export const fi: Messages = {
       keyLoaded: "ladattu",
       keyLoadedBits: "ladattu ({{bits}} bittiä)",
       keyNotLoaded: "ei ladattu",
+      panEligibility: "Kortin kelpoisuus (PAN)",
+      panEligibilityOn: "tarkistetaan ennen korttimaksua",
+      panEligibilityOff: "pois käytöstä",
     },
     schedule: {
       day_one: "joka päivä",

@@ -15,7 +15,7 @@ export const fr: Messages = {
       payout: {
         pending: "En création", form_issued: "En attente du bénéficiaire", checking: "En vérification", checked: "Vérifié, en attente de confirmation",
         check_declined: "Vérification refusée", processing: "En cours d'envoi", approved: "Versé", declined: "Refusé", error: "Erreur de la passerelle",
-        filtered: "Bloqué par le filtre anti-fraude", failed: "Non envoyé",
+        filtered: "Bloqué par le filtre anti-fraude", failed: "Non envoyé", eligibility_checking: "Vérification de la carte", ineligible: "La carte ne peut pas recevoir de versement",
       },
       payoutMethod: { single: "En une étape", two_step: "En deux étapes (vérifier, puis confirmer)", form: "Formulaire du bénéficiaire" },
       destination: { card: "Carte", saved_card: "Carte enregistrée du client", bank: "Compte bancaire", wallet: "Portefeuille électronique", phone: "Téléphone (paiement rapide)" },
@@ -119,6 +119,9 @@ export const fr: Messages = {
       keyLoaded: "chargée",
       keyLoadedBits: "chargée ({{bits}} bits)",
       keyNotLoaded: "non chargée",
+      panEligibility: "Éligibilité de la carte (PAN)",
+      panEligibilityOn: "vérifiée avant tout versement sur carte",
+      panEligibilityOff: "désactivée",
     },
     schedule: {
       day_one: "chaque jour",

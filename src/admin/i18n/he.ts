@@ -15,7 +15,7 @@ export const he: Messages = {
       payout: {
         pending: "בהקמה", form_issued: "ממתין למקבל", checking: "בבדיקה", checked: "נבדק, ממתין לאישור",
         check_declined: "הבדיקה נדחתה", processing: "בשליחה", approved: "שולם", declined: "נדחה", error: "שגיאה בשער התשלומים",
-        filtered: "נחסם על ידי מסנן ההונאות", failed: "לא נשלח",
+        filtered: "נחסם על ידי מסנן ההונאות", failed: "לא נשלח", eligibility_checking: "הכרטיס נבדק", ineligible: "הכרטיס אינו יכול לקבל תשלום",
       },
       payoutMethod: { single: "שלב אחד", two_step: "שני שלבים (בדיקה, ואז אישור)", form: "טופס המקבל" },
       destination: { card: "כרטיס", saved_card: "כרטיס שמור של הלקוח", bank: "חשבון בנק", wallet: "ארנק אלקטרוני", phone: "טלפון (תשלום מהיר)" },
@@ -119,6 +119,9 @@ export const he: Messages = {
       keyLoaded: "נטען",
       keyLoadedBits: "נטען ({{bits}} ביט)",
       keyNotLoaded: "לא נטען",
+      panEligibility: "זכאות כרטיס (PAN)",
+      panEligibilityOn: "נבדקת לפני תשלום לכרטיס",
+      panEligibilityOff: "כבוי",
     },
     schedule: {
       day_one: "כל יום",

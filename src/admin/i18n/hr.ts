@@ -15,7 +15,7 @@ export const hr: Messages = {
       payout: {
         pending: "Izrađuje se", form_issued: "Čeka primatelja", checking: "Provjerava se", checked: "Provjereno, čeka potvrdu",
         check_declined: "Provjera odbijena", processing: "Šalje se", approved: "Isplaćeno", declined: "Odbijeno", error: "Greška pristupnika",
-        filtered: "Blokirao filtar prijevara", failed: "Nije poslano",
+        filtered: "Blokirao filtar prijevara", failed: "Nije poslano", eligibility_checking: "Kartica se provjerava", ineligible: "Kartica ne može primiti isplatu",
       },
       payoutMethod: { single: "U jednom koraku", two_step: "U dva koraka (provjera, pa potvrda)", form: "Obrazac primatelja" },
       destination: { card: "Kartica", saved_card: "Spremljena kartica kupca", bank: "Bankovni račun", wallet: "E-novčanik", phone: "Telefon (brzo plaćanje)" },
@@ -119,6 +119,9 @@ export const hr: Messages = {
       keyLoaded: "učitan",
       keyLoadedBits: "učitan ({{bits}} bita)",
       keyNotLoaded: "nije učitan",
+      panEligibility: "Prihvatljivost kartice (PAN)",
+      panEligibilityOn: "provjerava se prije isplate na karticu",
+      panEligibilityOff: "isključeno",
     },
     schedule: {
       day_one: "svakih {{count}} dan",

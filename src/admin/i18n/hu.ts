@@ -15,7 +15,7 @@ export const hu: Messages = {
       payout: {
         pending: "Létrehozás alatt", form_issued: "A kedvezményezettre vár", checking: "Ellenőrzés alatt", checked: "Ellenőrizve, megerősítésre vár",
         check_declined: "Ellenőrzés elutasítva", processing: "Küldés alatt", approved: "Kifizetve", declined: "Elutasítva", error: "Hiba az átjárónál",
-        filtered: "A csalásszűrő blokkolta", failed: "Nem küldték el",
+        filtered: "A csalásszűrő blokkolta", failed: "Nem küldték el", eligibility_checking: "Kártya ellenőrzése", ineligible: "A kártyára nem lehet kifizetni",
       },
       payoutMethod: { single: "Egylépéses", two_step: "Kétlépéses (ellenőrzés, majd megerősítés)", form: "Kedvezményezett űrlapja" },
       destination: { card: "Kártya", saved_card: "A vásárló mentett kártyája", bank: "Bankszámla", wallet: "E-pénztárca", phone: "Telefon (azonnali fizetés)" },
@@ -118,6 +118,9 @@ export const hu: Messages = {
       keyLoaded: "betöltve",
       keyLoadedBits: "betöltve ({{bits}} bit)",
       keyNotLoaded: "nincs betöltve",
+      panEligibility: "Kártya jogosultsága (PAN)",
+      panEligibilityOn: "kártyára történő kifizetés előtt ellenőrizve",
+      panEligibilityOff: "kikapcsolva",
     },
     schedule: {
       day_one: "naponta",

@@ -15,7 +15,7 @@ export const id: Messages = {
       payout: {
         pending: "Sedang dibuat", form_issued: "Menunggu penerima", checking: "Sedang diperiksa", checked: "Diperiksa, menunggu konfirmasi",
         check_declined: "Pemeriksaan ditolak", processing: "Sedang dikirim", approved: "Dicairkan", declined: "Ditolak", error: "Kesalahan di gateway",
-        filtered: "Diblokir filter penipuan", failed: "Tidak terkirim",
+        filtered: "Diblokir filter penipuan", failed: "Tidak terkirim", eligibility_checking: "Memeriksa kartu", ineligible: "Kartu tidak dapat menerima pembayaran",
       },
       payoutMethod: { single: "Satu langkah", two_step: "Dua langkah (periksa, lalu konfirmasi)", form: "Formulir penerima" },
       destination: { card: "Kartu", saved_card: "Kartu tersimpan pelanggan", bank: "Rekening bank", wallet: "Dompet elektronik", phone: "Telepon (pembayaran cepat)" },
@@ -118,6 +118,9 @@ export const id: Messages = {
       keyLoaded: "dimuat",
       keyLoadedBits: "dimuat ({{bits}} bit)",
       keyNotLoaded: "tidak dimuat",
+      panEligibility: "Kelayakan kartu (PAN)",
+      panEligibilityOn: "diperiksa sebelum pembayaran ke kartu",
+      panEligibilityOff: "nonaktif",
     },
     schedule: {
       day_one: "setiap hari",

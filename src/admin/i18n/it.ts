@@ -15,7 +15,7 @@ export const it: Messages = {
       payout: {
         pending: "In creazione", form_issued: "In attesa del beneficiario", checking: "In verifica", checked: "Verificato, in attesa di conferma",
         check_declined: "Verifica rifiutata", processing: "In invio", approved: "Erogato", declined: "Rifiutato", error: "Errore del gateway",
-        filtered: "Bloccato dal filtro antifrode", failed: "Non inviato",
+        filtered: "Bloccato dal filtro antifrode", failed: "Non inviato", eligibility_checking: "Verifica della carta", ineligible: "La carta non può ricevere pagamenti",
       },
       payoutMethod: { single: "In un passaggio", two_step: "In due passaggi (verifica, poi conferma)", form: "Modulo del beneficiario" },
       destination: { card: "Carta", saved_card: "Carta salvata del cliente", bank: "Conto bancario", wallet: "Portafoglio elettronico", phone: "Telefono (pagamento rapido)" },
@@ -119,6 +119,9 @@ export const it: Messages = {
       keyLoaded: "caricata",
       keyLoadedBits: "caricata ({{bits}} bit)",
       keyNotLoaded: "non caricata",
+      panEligibility: "Idoneità della carta (PAN)",
+      panEligibilityOn: "verificata prima dei pagamenti su carta",
+      panEligibilityOff: "disattivata",
     },
     schedule: {
       day_one: "ogni giorno",

@@ -15,7 +15,7 @@ export const ja: Messages = {
       payout: {
         pending: "作成中", form_issued: "受取人の入力待ち", checking: "確認中", checked: "確認済み、承認待ち",
         check_declined: "確認で拒否", processing: "送信中", approved: "送金済み", declined: "拒否", error: "ゲートウェイのエラー",
-        filtered: "不正検知フィルターでブロック", failed: "未送信",
+        filtered: "不正検知フィルターでブロック", failed: "未送信", eligibility_checking: "カードを確認中", ineligible: "このカードには送金できません",
       },
       payoutMethod: { single: "1ステップ", two_step: "2ステップ（確認してから承認）", form: "受取人のフォーム" },
       destination: { card: "カード", saved_card: "顧客の保存済みカード", bank: "銀行口座", wallet: "電子ウォレット", phone: "電話番号（即時送金）" },
@@ -118,6 +118,9 @@ export const ja: Messages = {
       keyLoaded: "読み込み済み",
       keyLoadedBits: "読み込み済み（{{bits}}ビット）",
       keyNotLoaded: "未読み込み",
+      panEligibility: "カード適格性（PAN）",
+      panEligibilityOn: "カードへの送金前に確認",
+      panEligibilityOff: "オフ",
     },
     schedule: {
       day_one: "毎日",

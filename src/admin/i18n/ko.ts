@@ -15,7 +15,7 @@ export const ko: Messages = {
       payout: {
         pending: "생성 중", form_issued: "수취인 대기 중", checking: "확인 중", checked: "확인됨, 승인 대기 중",
         check_declined: "확인 거절됨", processing: "송금 중", approved: "지급 완료", declined: "거절됨", error: "게이트웨이 오류",
-        filtered: "사기 방지 필터로 차단됨", failed: "송금 안 됨",
+        filtered: "사기 방지 필터로 차단됨", failed: "송금 안 됨", eligibility_checking: "카드 확인 중", ineligible: "이 카드로는 지급할 수 없음",
       },
       payoutMethod: { single: "1단계", two_step: "2단계(확인 후 승인)", form: "수취인 양식" },
       destination: { card: "카드", saved_card: "고객의 저장된 카드", bank: "은행 계좌", wallet: "전자 지갑", phone: "전화번호(빠른 결제)" },
@@ -118,6 +118,9 @@ export const ko: Messages = {
       keyLoaded: "로드됨",
       keyLoadedBits: "로드됨({{bits}}비트)",
       keyNotLoaded: "로드 안 됨",
+      panEligibility: "카드 적격성(PAN)",
+      panEligibilityOn: "카드 지급 전에 확인",
+      panEligibilityOff: "꺼짐",
     },
     schedule: {
       day_one: "매일",

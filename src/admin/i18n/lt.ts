@@ -15,7 +15,7 @@ export const lt: Messages = {
       payout: {
         pending: "Kuriama", form_issued: "Laukia gavėjo", checking: "Tikrinama", checked: "Patikrinta, laukia patvirtinimo",
         check_declined: "Patikrinimas atmestas", processing: "Siunčiama", approved: "Išmokėta", declined: "Atmesta", error: "Šliuzo klaida",
-        filtered: "Užblokavo sukčiavimo filtras", failed: "Neišsiųsta",
+        filtered: "Užblokavo sukčiavimo filtras", failed: "Neišsiųsta", eligibility_checking: "Tikrinama kortelė", ineligible: "Kortelė negali gauti išmokos",
       },
       payoutMethod: { single: "Vieno žingsnio", two_step: "Dviejų žingsnių (patikrinti, tada patvirtinti)", form: "Gavėjo forma" },
       destination: { card: "Kortelė", saved_card: "Išsaugota kliento kortelė", bank: "Banko sąskaita", wallet: "El. piniginė", phone: "Telefonas (greitasis mokėjimas)" },
@@ -120,6 +120,9 @@ export const lt: Messages = {
       keyLoaded: "įkeltas",
       keyLoadedBits: "įkeltas ({{bits}} bitų)",
       keyNotLoaded: "neįkeltas",
+      panEligibility: "Kortelės tinkamumas (PAN)",
+      panEligibilityOn: "tikrinama prieš išmoką į kortelę",
+      panEligibilityOff: "išjungta",
     },
     schedule: {
       day_one: "kas {{count}} dieną",

@@ -15,7 +15,7 @@ export const mk: Messages = {
       payout: {
         pending: "Се креира", form_issued: "Се чека примачот", checking: "Се проверува", checked: "Проверено, се чека потврда",
         check_declined: "Проверката е одбиена", processing: "Се испраќа", approved: "Исплатено", declined: "Одбиено", error: "Грешка во платниот систем",
-        filtered: "Блокирано од филтерот за измами", failed: "Не е испратено",
+        filtered: "Блокирано од филтерот за измами", failed: "Не е испратено", eligibility_checking: "Картичката се проверува", ineligible: "Картичката не може да прими исплата",
       },
       payoutMethod: { single: "Во еден чекор", two_step: "Во два чекора (проверка, па потврда)", form: "Формулар на примачот" },
       destination: { card: "Картичка", saved_card: "Зачувана картичка на клиент", bank: "Банкарска сметка", wallet: "Е-паричник", phone: "Телефон (брзо плаќање)" },
@@ -118,6 +118,9 @@ export const mk: Messages = {
       keyLoaded: "вчитан",
       keyLoadedBits: "вчитан ({{bits}} бита)",
       keyNotLoaded: "не е вчитан",
+      panEligibility: "Подобност на картичката (PAN)",
+      panEligibilityOn: "се проверува пред исплата на картичка",
+      panEligibilityOff: "исклучено",
     },
     schedule: {
       day_one: "на секои {{count}} ден",

@@ -15,7 +15,7 @@ export const mn: Messages = {
       payout: {
         pending: "Үүсгэж байна", form_issued: "Хүлээн авагчийг хүлээж буй", checking: "Шалгаж байна", checked: "Шалгасан, баталгаажуулалт хүлээж буй",
         check_declined: "Шалгалтад татгалзсан", processing: "Илгээж байна", approved: "Олгосон", declined: "Татгалзсан", error: "Гарцын алдаа",
-        filtered: "Залилангийн шүүлтүүр хаасан", failed: "Илгээгдээгүй",
+        filtered: "Залилангийн шүүлтүүр хаасан", failed: "Илгээгдээгүй", eligibility_checking: "Картыг шалгаж байна", ineligible: "Картад төлбөр хүлээн авах боломжгүй",
       },
       payoutMethod: { single: "Нэг алхамт", two_step: "Хоёр алхамт (шалгаад баталгаажуулах)", form: "Хүлээн авагчийн маягт" },
       destination: { card: "Карт", saved_card: "Үйлчлүүлэгчийн хадгалсан карт", bank: "Банкны данс", wallet: "Цахим хэтэвч", phone: "Утас (шуурхай төлбөр)" },
@@ -118,6 +118,9 @@ export const mn: Messages = {
       keyLoaded: "ачаалсан",
       keyLoadedBits: "ачаалсан ({{bits}} бит)",
       keyNotLoaded: "ачаалаагүй",
+      panEligibility: "Картын тохирох эсэх (PAN)",
+      panEligibilityOn: "карт руу төлөхөөс өмнө шалгана",
+      panEligibilityOff: "унтраалттай",
     },
     schedule: {
       day_one: "өдөр бүр",

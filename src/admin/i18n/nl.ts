@@ -15,7 +15,7 @@ export const nl: Messages = {
       payout: {
         pending: "Wordt aangemaakt", form_issued: "Wacht op de ontvanger", checking: "Wordt gecontroleerd", checked: "Gecontroleerd, wacht op bevestiging",
         check_declined: "Controle geweigerd", processing: "Wordt verzonden", approved: "Uitbetaald", declined: "Geweigerd", error: "Fout bij de gateway",
-        filtered: "Geblokkeerd door het fraudefilter", failed: "Niet verzonden",
+        filtered: "Geblokkeerd door het fraudefilter", failed: "Niet verzonden", eligibility_checking: "Kaart wordt gecontroleerd", ineligible: "Kaart kan geen uitbetaling ontvangen",
       },
       payoutMethod: { single: "In één stap", two_step: "In twee stappen (controleren, dan bevestigen)", form: "Formulier van de ontvanger" },
       destination: { card: "Kaart", saved_card: "Opgeslagen kaart van klant", bank: "Bankrekening", wallet: "E-wallet", phone: "Telefoon (snelle betaling)" },
@@ -118,6 +118,9 @@ export const nl: Messages = {
       keyLoaded: "geladen",
       keyLoadedBits: "geladen ({{bits}} bits)",
       keyNotLoaded: "niet geladen",
+      panEligibility: "Geschiktheid van de kaart (PAN)",
+      panEligibilityOn: "gecontroleerd vóór uitbetalingen naar een kaart",
+      panEligibilityOff: "uit",
     },
     schedule: {
       day_one: "elke dag",

@@ -15,7 +15,7 @@ export const pl: Messages = {
       payout: {
         pending: "Tworzona", form_issued: "Oczekuje na odbiorcę", checking: "Sprawdzana", checked: "Sprawdzona, oczekuje na potwierdzenie",
         check_declined: "Sprawdzenie odrzucone", processing: "Wysyłana", approved: "Wypłacona", declined: "Odrzucona", error: "Błąd bramki",
-        filtered: "Zablokowana przez filtr antyfraudowy", failed: "Niewysłana",
+        filtered: "Zablokowana przez filtr antyfraudowy", failed: "Niewysłana", eligibility_checking: "Sprawdzanie karty", ineligible: "Karta nie może przyjąć wypłaty",
       },
       payoutMethod: { single: "Jednoetapowa", two_step: "Dwuetapowa (sprawdź, potem potwierdź)", form: "Formularz odbiorcy" },
       destination: { card: "Karta", saved_card: "Zapisana karta klienta", bank: "Konto bankowe", wallet: "E-portfel", phone: "Telefon (szybka płatność)" },
@@ -120,6 +120,9 @@ export const pl: Messages = {
       keyLoaded: "wczytany",
       keyLoadedBits: "wczytany ({{bits}} bitów)",
       keyNotLoaded: "niewczytany",
+      panEligibility: "Uprawnienie karty (PAN)",
+      panEligibilityOn: "sprawdzane przed wypłatą na kartę",
+      panEligibilityOff: "wyłączone",
     },
     schedule: {
       day_one: "codziennie",

@@ -15,7 +15,7 @@ export const ptBR: Messages = {
       payout: {
         pending: "Sendo criado", form_issued: "Aguardando o destinatário", checking: "Em verificação", checked: "Verificado, aguardando confirmação",
         check_declined: "Verificação recusada", processing: "Sendo enviado", approved: "Pago", declined: "Recusado", error: "Erro no gateway",
-        filtered: "Bloqueado pelo filtro antifraude", failed: "Não enviado",
+        filtered: "Bloqueado pelo filtro antifraude", failed: "Não enviado", eligibility_checking: "Verificando o cartão", ineligible: "O cartão não pode receber pagamentos",
       },
       payoutMethod: { single: "Etapa única", two_step: "Duas etapas (verificar, depois confirmar)", form: "Formulário do destinatário" },
       destination: { card: "Cartão", saved_card: "Cartão salvo do cliente", bank: "Conta bancária", wallet: "Carteira digital", phone: "Telefone (pagamento rápido)" },
@@ -119,6 +119,9 @@ export const ptBR: Messages = {
       keyLoaded: "carregada",
       keyLoadedBits: "carregada ({{bits}} bits)",
       keyNotLoaded: "não carregada",
+      panEligibility: "Elegibilidade do cartão (PAN)",
+      panEligibilityOn: "consultada antes de pagar a um cartão",
+      panEligibilityOff: "desativada",
     },
     schedule: {
       day_one: "todo dia",

@@ -15,7 +15,7 @@ export const ptPT: Messages = {
       payout: {
         pending: "A ser criada", form_issued: "A aguardar o destinatário", checking: "Em verificação", checked: "Verificada, a aguardar confirmação",
         check_declined: "Verificação recusada", processing: "A ser enviada", approved: "Paga", declined: "Recusada", error: "Erro no gateway",
-        filtered: "Bloqueada pelo filtro antifraude", failed: "Não enviada",
+        filtered: "Bloqueada pelo filtro antifraude", failed: "Não enviada", eligibility_checking: "A verificar o cartão", ineligible: "O cartão não pode receber pagamentos",
       },
       payoutMethod: { single: "Passo único", two_step: "Dois passos (verificar, depois confirmar)", form: "Formulário do destinatário" },
       destination: { card: "Cartão", saved_card: "Cartão guardado do cliente", bank: "Conta bancária", wallet: "Carteira digital", phone: "Telefone (pagamento rápido)" },
@@ -119,6 +119,9 @@ export const ptPT: Messages = {
       keyLoaded: "carregada",
       keyLoadedBits: "carregada ({{bits}} bits)",
       keyNotLoaded: "não carregada",
+      panEligibility: "Elegibilidade do cartão (PAN)",
+      panEligibilityOn: "verificada antes de pagar a um cartão",
+      panEligibilityOff: "desativada",
     },
     schedule: {
       day_one: "todos os dias",

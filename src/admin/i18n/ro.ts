@@ -15,7 +15,7 @@ export const ro: Messages = {
       payout: {
         pending: "Se creează", form_issued: "Se așteaptă destinatarul", checking: "Se verifică", checked: "Verificat, se așteaptă confirmarea",
         check_declined: "Verificare refuzată", processing: "Se trimite", approved: "Plătit", declined: "Refuzat", error: "Eroare la gateway",
-        filtered: "Blocat de filtrul antifraudă", failed: "Netrimis",
+        filtered: "Blocat de filtrul antifraudă", failed: "Netrimis", eligibility_checking: "Se verifică cardul", ineligible: "Cardul nu poate primi plăți",
       },
       payoutMethod: { single: "Un singur pas", two_step: "Doi pași (verificare, apoi confirmare)", form: "Formularul destinatarului" },
       destination: { card: "Card", saved_card: "Cardul salvat al clientului", bank: "Cont bancar", wallet: "Portofel electronic", phone: "Telefon (plată rapidă)" },
@@ -119,6 +119,9 @@ export const ro: Messages = {
       keyLoaded: "încărcată",
       keyLoadedBits: "încărcată ({{bits}} biți)",
       keyNotLoaded: "neîncărcată",
+      panEligibility: "Eligibilitatea cardului (PAN)",
+      panEligibilityOn: "verificată înainte de plata pe card",
+      panEligibilityOff: "dezactivată",
     },
     schedule: {
       day_one: "în fiecare zi",

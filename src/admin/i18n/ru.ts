@@ -15,7 +15,7 @@ export const ru: Messages = {
       payout: {
         pending: "Создаётся", form_issued: "Ожидает получателя", checking: "Проверяется", checked: "Проверена, ожидает подтверждения",
         check_declined: "Проверка отклонена", processing: "Отправляется", approved: "Выплачена", declined: "Отклонена", error: "Ошибка шлюза",
-        filtered: "Заблокирована антифрод-фильтром", failed: "Не отправлена",
+        filtered: "Заблокирована антифрод-фильтром", failed: "Не отправлена", eligibility_checking: "Проверка карты", ineligible: "Карта не может принимать выплаты",
       },
       payoutMethod: { single: "В один шаг", two_step: "В два шага (проверка, затем подтверждение)", form: "Форма получателя" },
       destination: { card: "Карта", saved_card: "Сохранённая карта клиента", bank: "Банковский счёт", wallet: "Электронный кошелёк", phone: "Телефон (быстрый платёж)" },
@@ -120,6 +120,9 @@ export const ru: Messages = {
       keyLoaded: "загружен",
       keyLoadedBits: "загружен ({{bits}} бит)",
       keyNotLoaded: "не загружен",
+      panEligibility: "Допустимость карты (PAN)",
+      panEligibilityOn: "проверяется перед выплатой на карту",
+      panEligibilityOff: "выключено",
     },
     schedule: {
       day_one: "каждый {{count}} день",

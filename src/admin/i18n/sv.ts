@@ -15,7 +15,7 @@ export const sv: Messages = {
       payout: {
         pending: "Skapas", form_issued: "Väntar på mottagaren", checking: "Kontrolleras", checked: "Kontrollerad, väntar på bekräftelse",
         check_declined: "Kontroll nekad", processing: "Skickas", approved: "Utbetald", declined: "Nekad", error: "Fel hos gatewayen",
-        filtered: "Stoppad av bedrägerifiltret", failed: "Inte skickad",
+        filtered: "Stoppad av bedrägerifiltret", failed: "Inte skickad", eligibility_checking: "Kortet kontrolleras", ineligible: "Kortet kan inte ta emot utbetalningar",
       },
       payoutMethod: { single: "Ett steg", two_step: "Två steg (kontrollera, sedan bekräfta)", form: "Mottagarens formulär" },
       destination: { card: "Kort", saved_card: "Kundens sparade kort", bank: "Bankkonto", wallet: "E-plånbok", phone: "Telefon (snabbetalning)" },
@@ -118,6 +118,9 @@ export const sv: Messages = {
       keyLoaded: "inläst",
       keyLoadedBits: "inläst ({{bits}} bitar)",
       keyNotLoaded: "inte inläst",
+      panEligibility: "Kortets behörighet (PAN)",
+      panEligibilityOn: "kontrolleras före utbetalning till kort",
+      panEligibilityOff: "av",
     },
     schedule: {
       day_one: "varje dag",

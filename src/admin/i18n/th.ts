@@ -15,7 +15,7 @@ export const th: Messages = {
       payout: {
         pending: "กำลังสร้าง", form_issued: "รอผู้รับ", checking: "กำลังตรวจสอบ", checked: "ตรวจสอบแล้ว รอการยืนยัน",
         check_declined: "การตรวจสอบถูกปฏิเสธ", processing: "กำลังส่ง", approved: "จ่ายแล้ว", declined: "ถูกปฏิเสธ", error: "ข้อผิดพลาดที่เกตเวย์",
-        filtered: "ถูกบล็อกโดยตัวกรองการฉ้อโกง", failed: "ไม่ได้ส่ง",
+        filtered: "ถูกบล็อกโดยตัวกรองการฉ้อโกง", failed: "ไม่ได้ส่ง", eligibility_checking: "กำลังตรวจสอบบัตร", ineligible: "บัตรนี้รับเงินโอนไม่ได้",
       },
       payoutMethod: { single: "ขั้นตอนเดียว", two_step: "สองขั้นตอน (ตรวจสอบ แล้วยืนยัน)", form: "แบบฟอร์มของผู้รับ" },
       destination: { card: "บัตร", saved_card: "บัตรที่บันทึกไว้ของลูกค้า", bank: "บัญชีธนาคาร", wallet: "กระเป๋าเงินอิเล็กทรอนิกส์", phone: "โทรศัพท์ (ชำระเงินด่วน)" },
@@ -118,6 +118,9 @@ export const th: Messages = {
       keyLoaded: "โหลดแล้ว",
       keyLoadedBits: "โหลดแล้ว ({{bits}} บิต)",
       keyNotLoaded: "ยังไม่โหลด",
+      panEligibility: "สิทธิ์ของบัตร (PAN)",
+      panEligibilityOn: "ตรวจสอบก่อนจ่ายเงินเข้าบัตร",
+      panEligibilityOff: "ปิด",
     },
     schedule: {
       day_one: "ทุกวัน",

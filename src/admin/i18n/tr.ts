@@ -15,7 +15,7 @@ export const tr: Messages = {
       payout: {
         pending: "Oluşturuluyor", form_issued: "Alıcı bekleniyor", checking: "Kontrol ediliyor", checked: "Kontrol edildi, onay bekleniyor",
         check_declined: "Kontrol reddedildi", processing: "Gönderiliyor", approved: "Ödendi", declined: "Reddedildi", error: "Ödeme geçidinde hata",
-        filtered: "Dolandırıcılık filtresi engelledi", failed: "Gönderilmedi",
+        filtered: "Dolandırıcılık filtresi engelledi", failed: "Gönderilmedi", eligibility_checking: "Kart kontrol ediliyor", ineligible: "Karta ödeme yapılamaz",
       },
       payoutMethod: { single: "Tek adımlı", two_step: "İki adımlı (kontrol, sonra onay)", form: "Alıcının formu" },
       destination: { card: "Kart", saved_card: "Müşterinin kayıtlı kartı", bank: "Banka hesabı", wallet: "E-cüzdan", phone: "Telefon (hızlı ödeme)" },
@@ -118,6 +118,9 @@ export const tr: Messages = {
       keyLoaded: "yüklendi",
       keyLoadedBits: "yüklendi ({{bits}} bit)",
       keyNotLoaded: "yüklenmedi",
+      panEligibility: "Kart uygunluğu (PAN)",
+      panEligibilityOn: "karta ödemeden önce sorulur",
+      panEligibilityOff: "kapalı",
     },
     schedule: {
       day_one: "her gün",

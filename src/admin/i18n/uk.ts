@@ -15,7 +15,7 @@ export const uk: Messages = {
       payout: {
         pending: "Створюється", form_issued: "Очікує на одержувача", checking: "Перевіряється", checked: "Перевірено, очікує підтвердження",
         check_declined: "Перевірку відхилено", processing: "Надсилається", approved: "Виплачено", declined: "Відхилено", error: "Помилка шлюзу",
-        filtered: "Заблоковано антифрод-фільтром", failed: "Не надіслано",
+        filtered: "Заблоковано антифрод-фільтром", failed: "Не надіслано", eligibility_checking: "Перевірка картки", ineligible: "Картка не може отримати виплату",
       },
       payoutMethod: { single: "В один крок", two_step: "У два кроки (перевірка, потім підтвердження)", form: "Форма одержувача" },
       destination: { card: "Картка", saved_card: "Збережена картка клієнта", bank: "Банківський рахунок", wallet: "Електронний гаманець", phone: "Телефон (швидкий платіж)" },
@@ -120,6 +120,9 @@ export const uk: Messages = {
       keyLoaded: "завантажено",
       keyLoadedBits: "завантажено ({{bits}} біт)",
       keyNotLoaded: "не завантажено",
+      panEligibility: "Придатність картки (PAN)",
+      panEligibilityOn: "перевіряється перед виплатою на картку",
+      panEligibilityOff: "вимкнено",
     },
     schedule: {
       day_one: "кожен {{count}} день",

@@ -15,7 +15,7 @@ export const vi: Messages = {
       payout: {
         pending: "Đang tạo", form_issued: "Đang chờ người nhận", checking: "Đang kiểm tra", checked: "Đã kiểm tra, chờ xác nhận",
         check_declined: "Kiểm tra bị từ chối", processing: "Đang gửi", approved: "Đã chi trả", declined: "Bị từ chối", error: "Lỗi tại cổng thanh toán",
-        filtered: "Bị bộ lọc gian lận chặn", failed: "Chưa gửi",
+        filtered: "Bị bộ lọc gian lận chặn", failed: "Chưa gửi", eligibility_checking: "Đang kiểm tra thẻ", ineligible: "Thẻ không thể nhận chi trả",
       },
       payoutMethod: { single: "Một bước", two_step: "Hai bước (kiểm tra, rồi xác nhận)", form: "Biểu mẫu của người nhận" },
       destination: { card: "Thẻ", saved_card: "Thẻ đã lưu của khách hàng", bank: "Tài khoản ngân hàng", wallet: "Ví điện tử", phone: "Điện thoại (thanh toán nhanh)" },
@@ -118,6 +118,9 @@ export const vi: Messages = {
       keyLoaded: "đã tải",
       keyLoadedBits: "đã tải ({{bits}} bit)",
       keyNotLoaded: "chưa tải",
+      panEligibility: "Tính hợp lệ của thẻ (PAN)",
+      panEligibilityOn: "được kiểm tra trước khi chi trả vào thẻ",
+      panEligibilityOff: "tắt",
     },
     schedule: {
       day_one: "mỗi ngày",

@@ -15,7 +15,7 @@ export const zhCN: Messages = {
       payout: {
         pending: "创建中", form_issued: "等待收款人", checking: "核验中", checked: "已核验，等待确认",
         check_declined: "核验被拒", processing: "发送中", approved: "已打款", declined: "已拒绝", error: "网关出错",
-        filtered: "被反欺诈过滤器拦截", failed: "未发送",
+        filtered: "被反欺诈过滤器拦截", failed: "未发送", eligibility_checking: "正在核验卡片", ineligible: "该卡无法接收付款",
       },
       payoutMethod: { single: "一步", two_step: "两步（先核验，再确认）", form: "收款人表单" },
       destination: { card: "银行卡", saved_card: "客户已保存的卡", bank: "银行账户", wallet: "电子钱包", phone: "手机（快速支付）" },
@@ -118,6 +118,9 @@ export const zhCN: Messages = {
       keyLoaded: "已加载",
       keyLoadedBits: "已加载（{{bits}} 位）",
       keyNotLoaded: "未加载",
+      panEligibility: "卡片资格（PAN）",
+      panEligibilityOn: "向卡付款前先核验",
+      panEligibilityOff: "关闭",
     },
     schedule: {
       day_one: "每天",

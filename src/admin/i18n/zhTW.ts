@@ -15,7 +15,7 @@ export const zhTW: Messages = {
       payout: {
         pending: "建立中", form_issued: "等待收款人", checking: "核對中", checked: "已核對，等待確認",
         check_declined: "核對遭拒", processing: "傳送中", approved: "已撥款", declined: "已拒絕", error: "閘道發生錯誤",
-        filtered: "遭防詐騙篩選器封鎖", failed: "未傳送",
+        filtered: "遭防詐騙篩選器封鎖", failed: "未傳送", eligibility_checking: "正在核驗卡片", ineligible: "此卡無法接收付款",
       },
       payoutMethod: { single: "單一步驟", two_step: "兩個步驟（先核對，再確認）", form: "收款人表單" },
       destination: { card: "卡片", saved_card: "顧客已儲存的卡片", bank: "銀行帳戶", wallet: "電子錢包", phone: "電話（快速付款）" },
@@ -118,6 +118,9 @@ export const zhTW: Messages = {
       keyLoaded: "已載入",
       keyLoadedBits: "已載入（{{bits}} 位元）",
       keyNotLoaded: "未載入",
+      panEligibility: "卡片資格（PAN）",
+      panEligibilityOn: "付款至卡片前先核驗",
+      panEligibilityOff: "關閉",
     },
     schedule: {
       day_one: "每天",

@@ -48,7 +48,7 @@ export const STATUS_COLORS: { [G in StatusGroup]: Record<StatusValues[G], BadgeC
   session: { pending: "orange", pending_authorization: "orange", authorized: "orange", captured: "green", requires_more: "orange", error: "red", canceled: "grey" },
   payout: {
     pending: "grey", form_issued: "blue", checking: "blue", checked: "orange", check_declined: "red", processing: "blue",
-    approved: "green", declined: "red", error: "red", filtered: "red", failed: "red",
+    approved: "green", declined: "red", error: "red", filtered: "red", failed: "red", eligibility_checking: "blue", ineligible: "red",
   },
   payoutMethod: { single: "grey", two_step: "grey", form: "grey" },
   destination: { card: "grey", saved_card: "grey", bank: "grey", wallet: "grey", phone: "grey" },

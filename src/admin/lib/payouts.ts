@@ -37,7 +37,7 @@ export function usePayout(id: string) {
     queryKey: [...KEY, "detail", id],
     queryFn: () =>
       sdk.client.fetch<{ payout: Payout & { history: PayoutHistoryEntry[]; people: Record<string, string> } }>(`/admin/payneteasy/payouts/${id}`),
-    refetchInterval: (q) => (["approved", "declined", "error", "filtered", "check_declined", "failed"].includes(q.state.data?.payout.status ?? "") ? false : 2000),
+    refetchInterval: (q) => (["approved", "declined", "error", "filtered", "check_declined", "failed", "ineligible"].includes(q.state.data?.payout.status ?? "") ? false : 2000),
   })
 }
 

@@ -81,3 +81,15 @@ it("--json prints the same verdict as JSON; missing credentials are a usage erro
   expect(missing.code).toBe(2)
   expect(missing.stderr).toMatch(/missing .*--login/)
 })
+
+it("says whether card payouts ask PAN eligibility first: on by default, off by flag or environment; anything else is a usage error", async () => {
+  const on = await runCli(args())
+  expect(on.stdout).toMatch(/^PAN eligibility: on: a payout to a card asks PAN eligibility first/m)
+  const off = await runCli(args({ "--pan-eligibility": "off" }))
+  expect(off.stdout).toMatch(/^PAN eligibility: off: card payouts are sent without asking/m)
+  const json = JSON.parse((await runCli([...args({ "--pan-eligibility": "off" }), "--json"])).stdout)
+  expect(json.pan_eligibility).toBe(false)
+  const bad = await runCli(args({ "--pan-eligibility": "maybe" }))
+  expect(bad.code).toBe(2)
+  expect(bad.stderr).toMatch(/--pan-eligibility must be on or off/)
+})

@@ -23,6 +23,8 @@ Options (each may come from the environment variable shown):
   --login <login>             merchant login                         PAYNETEASY_LOGIN
   --control-key <key>         merchant control key (secret)          PAYNETEASY_CONTROL_KEY
   --private-key <pem file>    RSA private key (reported as loaded)   PAYNETEASY_PRIVATE_KEY (a path)
+  --pan-eligibility <on|off>  whether card payouts ask PAN eligibility first (the provider
+                              option panEligibility; default on)     PAYNETEASY_PAN_ELIGIBILITY
   --timeout <ms>              connect/headers/body timeout (default 10000)
   --json                      print the result as JSON
   -h, --help                  show this help
@@ -38,7 +40,22 @@ Example:
 const OPTIONS = {
   ...CREDENTIAL_OPTIONS,
   json: { type: "boolean" },
+  "pan-eligibility": { type: "string" },
 } as const
+
+/** on / off from the flag or PAYNETEASY_PAN_ELIGIBILITY; on when neither says. */
+function panEligibilityOf(flag: unknown, env: Record<string, string | undefined>): boolean {
+  const v = String(flag ?? env.PAYNETEASY_PAN_ELIGIBILITY ?? "on").trim().toLowerCase()
+  if (["on", "true", "1", "yes"].includes(v)) return true
+  if (["off", "false", "0", "no"].includes(v)) return false
+  throw new CliUsageError(`--pan-eligibility must be on or off, got "${scrub(v).slice(0, 20)}"`)
+}
+
+/** What the doctor says about PAN eligibility. */
+export const panEligibilityWords = (on: boolean) =>
+  on
+    ? "on: a payout to a card asks PAN eligibility first (pan-eligibility/send; an ineligible card is refused before any money request)"
+    : "off: card payouts are sent without asking PAN eligibility (provider option panEligibility: false)"
 
 export async function doctorCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS)
@@ -52,16 +69,18 @@ export async function doctorCommand(argv: string[], io: CliIO): Promise<number> 
   const privateKeyPem = keyPath ? readKeyFile(keyPath) : undefined
   const config: GatewayConfig = { ...credentials, ...(privateKeyPem ? { privateKeyPem } : {}) }
   const secrets = secretsOf(config)
+  const panEligibility = panEligibilityOf(values["pan-eligibility"], io.env)
   const view = describeConfig(config)
   const check = await checkGatewayConnection(config, { timeoutMs: timeout })
   if (values.json) {
-    println(io.stdout, scrub(JSON.stringify({ ...view, check }, null, 2), secrets))
+    println(io.stdout, scrub(JSON.stringify({ ...view, pan_eligibility: panEligibility, check }, null, 2), secrets))
   } else {
     const endpoint = view.endpoint ? `${view.endpoint.kind} ${view.endpoint.id}` : "none"
     println(io.stdout, `gateway:   ${view.base_url}`)
     println(io.stdout, `endpoint:  ${endpoint}`)
     println(io.stdout, `login:     ${view.login_masked}`)
     println(io.stdout, `RSA key:   ${view.rsa_key_loaded ? `loaded${view.rsa_key_bits ? ` (${view.rsa_key_bits} bits)` : " (unreadable)"}` : "not loaded"}`)
+    println(io.stdout, `PAN eligibility: ${panEligibilityWords(panEligibility)}`)
     println(io.stdout, scrub(`${check.ok ? "OK" : "FAILED"} (${check.verdict}, ${check.duration_ms} ms): ${check.message}`, secrets))
   }
   return check.ok ? EXIT.OK : EXIT.FAILURE

@@ -39,8 +39,14 @@ export const recurringRowId = (clientOrderId: string) => RECURRING_CLIENT_ORDER_
 
 export const PAYOUT_CLIENT_ORDER_PREFIX = "pnepo_"
 
+const PAYOUT_CLIENT_ORDER_ID = /^(pnepo_[0-9A-Za-z]+)(?:-e)?$/
+
+/** The payout row id a payout's client_orderid (its own, or its eligibility check's) belongs to. */
+export const payoutRowId = (clientOrderId: string) => PAYOUT_CLIENT_ORDER_ID.exec(clientOrderId.trim())?.[1]
+
 export const ROW_KINDS: readonly RowKind[] = [
-  { name: "payout", prefix: PAYOUT_CLIENT_ORDER_PREFIX, rows: (s) => s.listPaynetEasyPayouts.bind(s) },
+  // a payout's own requests carry its id; its PAN eligibility check carries `<payout id>-e` (payouts/eligibility.ts)
+  { name: "payout", prefix: PAYOUT_CLIENT_ORDER_PREFIX, rows: (s) => s.listPaynetEasyPayouts.bind(s), rowId: payoutRowId },
   { name: "card_verification", prefix: "pnecard_", rows: (s) => s.listPaynetEasySavedCards.bind(s) },
   { name: "recurring", prefix: "pnerp_", rows: (s) => s.listPaynetEasyRecurringPayments.bind(s), rowId: recurringRowId },
 ]

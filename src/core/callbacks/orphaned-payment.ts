@@ -12,8 +12,11 @@
  * same client_orderid and gateway order (never a new id): an order whose latest transaction is an approved void or
  * reversal has been given back already (a second callback, a redelivery, a retry after a lost reply); one still
  * processing is not sent again but left for the next try. A give-back whose reply was lost is settled by STATUS in
- * follow-up.ts; one it cannot settle fails the row, which the reconciliation tick retries (STATUS first again), and
- * the gateway itself refuses a second void or full return of one order. A callback without a valid tag (an order this
+ * follow-up.ts (core/connection/money-request.ts); one STATUS does not show yet is marked on the row
+ * (`params.give_back_sent`: when, and the order's serial before it) and fails the row, which the reconciliation tick
+ * retries — STATUS first again, and never a second give-back while the mark is there: a gateway still processing the
+ * first one shows the order's old state. Past the processing window without the give-back showing, the row is
+ * flagged for a person. A callback without a valid tag (an order this
  * plugin did not register, or one registered before the tag existed) is left to a person, as before, and so is one
  * whose session Medusa had authorized before deleting it (a Payment holds the money, perhaps an order).
  */
@@ -25,7 +28,9 @@ import { transactionTypeOf } from "../../gateway/replies"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { paymentOfSession } from "./processing-reads"
 import { paymentLogger } from "../telemetry/payment-log"
-import { clientForOptions, parseOptions, providerOptionsFor, type PaynetEasyOptions } from "../connection"
+import { clientForOptions, DEFAULT_PROCESSING_WINDOW_MS, parseOptions, pastProcessingWindow, providerOptionsFor, type PaynetEasyOptions } from "../connection"
+import { serialNumberOf } from "../../gateway/replies"
+import { paynetEasyModule } from "../../modules/payneteasy"
 import { giveBackInFull } from "../checkout/after-authorization"
 import { carriesOwnerTag } from "../checkout/callback-owner"
 import { sessionIdFromClientOrderId } from "../checkout/client-order-id"
@@ -36,6 +41,12 @@ import type { SessionData } from "../checkout/session-data"
 import { transactionTypeKey } from "../checkout/status-map"
 
 type Result = { outcome: CallbackRow["outcome"]; detail: string }
+
+/** The mark of a give-back sent whose reply was lost and that STATUS did not show yet (see the header). */
+function giveBackSent(row: Pick<CallbackRow, "params">): { at: string } | undefined {
+  const mark = (row.params as Record<string, unknown> | null)?.give_back_sent as { at?: unknown } | undefined
+  return mark && typeof mark.at === "string" ? { at: mark.at } : undefined
+}
 
 /** Transaction types that give an order's money back: the echo of our own give-back, never a new payment. */
 const GIVE_BACK_TYPES = new Set(["void", "reversal"]) // a RETURN is reported as a reversal
@@ -96,6 +107,15 @@ export async function giveBackOrphanedPayment(container: MedusaContainer, row: C
     }
     if (!isFinal(reply)) throw new Error(`order ${row.orderid} is still ${reply.status} at the gateway; STATUS decides on the next try`)
     if (!isApproved(reply)) return { outcome: "ignored", detail: `the ${type} was ${reply.status} at the gateway: nothing was taken from the shopper` }
+    const sent = giveBackSent(row)
+    if (sent) {
+      // sent before, its reply lost, and STATUS still shows the payment: the gateway may still be processing it
+      const windowMs = options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS
+      if (pastProcessingWindow(sent.at, new Date(), windowMs)) {
+        return { outcome: "flagged", detail: `the give-back of order ${row.orderid} was sent at ${sent.at}, its reply was lost, and the gateway has not shown it within the processing window (${Math.round(windowMs / 60_000)} min); nothing was sent again: a person must check the order at the gateway` }
+      }
+      throw new Error(`the give-back of order ${row.orderid} was sent at ${sent.at} and the gateway does not show it yet; STATUS decides on the next try (nothing is sent again)`)
+    }
     const data = {
       session_id: sessionId,
       clientOrderId: row.client_orderid,
@@ -106,7 +126,14 @@ export async function giveBackOrphanedPayment(container: MedusaContainer, row: C
     const after = (await giveBackInFull(ctx, data, `Session ${data.session_id} deleted`)) as SessionData
     const entry = after.voidEntry ?? after.refunds?.[after.refunds.length - 1]
     const how = after.voidEntry ? "voided" : "returned in full"
-    if (entry?.pending) throw new Error(`the give-back of order ${row.orderid} was sent and is still ${entry.status}; STATUS decides on the next try`)
+    if (entry?.pending) {
+      if (!entry.serialNumber) {
+        // not shown by STATUS yet: remember that it was sent, so no retry sends it again
+        const mark = { at: typeof entry.sentAt === "string" ? entry.sentAt : new Date().toISOString(), afterSerial: typeof entry.afterSerial === "string" ? entry.afterSerial : serialNumberOf(reply) ?? null }
+        await paynetEasyModule(container).updatePaynetEasyCallbacks({ id: row.id, params: { ...((row.params as Record<string, unknown> | null) ?? {}), give_back_sent: mark } })
+      }
+      throw new Error(`the give-back of order ${row.orderid} was sent and is still ${entry.status}; STATUS decides on the next try`)
+    }
     paymentLogger(logger, { paymentSessionId: row.session_id, gatewayOrderId: row.orderid, clientOrderId: row.client_orderid }).warn(
       `PaynetEasy: APPROVED ${row.type} for a payment session Medusa had deleted (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.amount ?? "?"} ${row.currency ?? ""}): no order can be made from it, so it was ${how} at the gateway`
     )

@@ -15,6 +15,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { cartAndOrderFor } from "../checkout/cart-and-order"
+import { LOCK_KEYS } from "../locks/lock-keys"
 
 export const GATEWAY_EVENT = "payneteasy.gateway_event"
 const MAX_EVENTS = 100
@@ -137,7 +138,7 @@ export async function reflectLaterEvent(
   if (key) {
     // Read-modify-write of one metadata object: a callback and a reconciliation tick may reflect events of the same
     // order at once, and without the lock one would overwrite the other's entry.
-    const written = await container.resolve(Modules.LOCKING).execute(`payneteasy:events:${key}`, () => appendEntry(container, holder, entry), {
+    const written = await container.resolve(Modules.LOCKING).execute(LOCK_KEYS.events(key), () => appendEntry(container, holder, entry), {
       timeout: EVENTS_LOCK_TIMEOUT_S,
     })
     added = written.added
@@ -174,7 +175,7 @@ export async function removeReflectedEvent(container: MedusaContainer, fact: Con
     const kept = events.filter((e) => e.callback_id !== fact.logId)
     return kept.length === events.length ? undefined : { ...(metadata ?? {}), payneteasy_events: kept }
   }
-  await container.resolve(Modules.LOCKING).execute(`payneteasy:events:${key}`, async () => {
+  await container.resolve(Modules.LOCKING).execute(LOCK_KEYS.events(key), async () => {
     if (holder.orderId) {
       const orderModule = container.resolve(Modules.ORDER)
       const order = await orderModule.retrieveOrder(holder.orderId, { select: ["id", "metadata"] })

@@ -27,6 +27,7 @@ import { perTurn } from "./per-turn"
 import { PROVIDER_PREFIX } from "../connection/registration"
 import { verifiesUnder } from "../connection/callback-keys"
 import { verifiedWebhookAction } from "../checkout/webhook"
+import { isInitialTransactionType } from "../../gateway/statuses"
 
 export { PROVIDER_PREFIX }
 
@@ -48,18 +49,15 @@ export type VerifiedMessage = {
   actionApplies: boolean
 }
 
-const INITIAL_TYPES = new Set(["sale", "preauth"])
-
 /** The params the provider is asked to verify: the message itself, or (for a later / typeless one) a same-control copy. */
 export function paramsForVerification(
   params: CallbackParams,
   sessionType: string | undefined
 ): { params: CallbackParams; actionApplies: boolean } {
-  const type = (params.type ?? "").trim().toLowerCase()
-  if (INITIAL_TYPES.has(type)) {
+  if (isInitialTransactionType(params.type)) {
     return { params, actionApplies: true }
   }
-  return { params: { ...params, type: sessionType && INITIAL_TYPES.has(sessionType) ? sessionType : "sale" }, actionApplies: false }
+  return { params: { ...params, type: sessionType && isInitialTransactionType(sessionType) ? sessionType : "sale" }, actionApplies: false }
 }
 
 export type VerifyFailure = { reason: "forged" | "unknown_order" }

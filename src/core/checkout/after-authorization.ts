@@ -6,17 +6,20 @@
  */
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { isApproved, isDeclined } from "../../gateway/statuses"
+import { isApproved, isDeclined, isInitialTransactionType } from "../../gateway/statuses"
 import { isNotFound } from "../connection"
 import type { SessionData } from "./session-data"
 import { toGatewayAmount, toMinor } from "./amounts"
 import { captureAmount } from "./capture-amount"
+import { assertRefundable } from "./refund-room"
 import type { ProviderContext } from "./context"
 import { GatewayRefusal } from "./errors"
 import { followUp, type FollowOp, type FollowOutcome } from "./follow-up"
 import { gatewayValue } from "./gateway-call"
 import { toSessionStatus, transactionTypeKey } from "./status-map"
 import { followUpFields, statusFields } from "../../gateway/requests"
+import { sessionHoldsOrderMoney } from "./paid-collection"
+import { sessionHolder } from "./session-holder"
 import { orderIdOf, transactionTypeOf } from "../../gateway/replies"
 
 type Data = Record<string, unknown>
@@ -72,7 +75,7 @@ export async function capture(ctx: ProviderContext, cradle: unknown, data: Sessi
   return { ...data, captures: [...(data.captures ?? []), { id, amount, currency: data.currency, ...entry }] }
 }
 
-export async function refund(ctx: ProviderContext, data: SessionData, refundId: string | undefined, requested: BigNumberInput): Promise<Data> {
+export async function refund(ctx: ProviderContext, cradle: unknown, data: SessionData, refundId: string | undefined, requested: BigNumberInput): Promise<Data> {
   const id = requireMedusaId(refundId, "refund")
   if (data.refunds?.some((r) => r.id === id)) return data
   const orderId = requireOrderId(data, "refund")
@@ -80,6 +83,8 @@ export async function refund(ctx: ProviderContext, data: SessionData, refundId: 
   if (toMinor(amount, data.currency) <= 0n) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "Refund amount must be greater than zero")
   }
+  // exactly what was captured and not refunded, not Medusa's one-minor-unit tolerance (refund-room.ts)
+  await assertRefundable(cradle, id, toMinor(amount, data.currency), data.currency)
   const entry = await follow(ctx, "RETURN", { orderId, amount, comment: `Refund ${id}`.slice(0, 50) }, data)
   return { ...data, refunds: [...(data.refunds ?? []), { id, amount, currency: data.currency, ...entry }] }
 }
@@ -108,38 +113,59 @@ export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: 
   if (type === "void" && isApproved(reply)) {
     return { ...data, voided: true, gatewayStatus: reply.status } // already voided
   }
-  if ((type === "sale" || type === "preauth") && isDeclined(reply)) {
+  if (isInitialTransactionType(type) && isDeclined(reply)) {
     return { ...data, gatewayStatus: reply.status } // the payment itself failed: nothing is held
   }
   return giveBackInFull(ctx, data, `Cancel ${cancelId ?? data.session_id}`)
 }
 
 /**
- * Medusa deletes sessions whenever the cart changes. A hosted registration nobody paid moves no money and is left to
- * expire. If the gateway already holds an approved preauth for this session, the hold is released with a void,
- * since no order can capture a deleted session. An approved sale is never refunded here (a callback may be turning
- * it into an order right now): it is logged for reconciliation. Returns the data to keep, or undefined (unchanged).
+ * Medusa deletes sessions whenever the cart changes, and whenever anyone holding the publishable key asks for a new
+ * session on a collection (createPaymentSessionsWorkflow checks nothing about the collection being paid). A session
+ * that backs a Payment, or whose collection is authorized, captured or completed, moves no money here: Medusa
+ * captures and refunds from the Payment's own data, not from the session, so the order still needs that money
+ * (issue 49, defect 1: a second tab voided the preauth behind a placed order). The route guard refuses such a new
+ * session before Medusa deletes anything (api/paid-collection-guard.ts); this is the provider's own line, for every
+ * other caller. When Medusa cannot be asked, nothing is moved either.
+ *
+ * Otherwise: a hosted registration nobody paid moves no money and is left to expire. If the gateway already holds an
+ * approved preauth or sale for this session (paid, then the cart changed before completion), it is given back in full
+ * (void, or a full return when the gateway refuses the void), once: no Payment backs the session (asked just above,
+ * under the cart's lock, which cart changes, new sessions and the callback's settle-session all take), so no order can
+ * ever be made from it, and its callback may never come (a sale was left taken with nothing in Medusa when it was only
+ * logged: integration-tests/http/money-attacks.spec.ts). A callback that comes later finds the give-back at STATUS and
+ * sends nothing (core/callbacks/orphaned-payment.ts). A sale goes back only when Medusa showed the session, and never a
+ * renewal's recorded charge (logged for reconciliation). Returns the data to keep, or undefined (unchanged).
  *
  * A session whose card or saved-card request has an unknown outcome (gatewayStatus "unknown", no gateway order id:
  * the reply and the STATUS after it were lost) may still hold a charge, which deleting the session would orphan: its
  * STATUS asks by client_orderid alone. "Not found" means nothing was charged, and a STATUS that still fails leaves
  * the data as it is (logged: the callback, if any, lands in the admin's Attention list).
  */
-export async function releaseDeleted(ctx: ProviderContext, data: SessionData): Promise<Data | undefined> {
+export async function releaseDeleted(ctx: ProviderContext, cradle: unknown, data: SessionData): Promise<Data | undefined> {
   const unknownOutcome = !data.orderId && data.gatewayStatus === "unknown"
   if (!data.orderId && !unknownOutcome) return undefined
   const what = data.orderId ? `gateway order ${data.orderId}` : `request ${data.clientOrderId} (outcome unknown)`
+  const holder = await sessionHolder(cradle, data.session_id)
+  const keep = "unknown" in holder ? `Medusa could not be asked what it holds (${holder.unknown})` : holder.found ? sessionHoldsOrderMoney(holder.facts) : undefined
+  if (keep) {
+    ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted, but ${keep}; ${what} left as it is`)
+    return undefined
+  }
   try {
     // one STATUS decides: by client_orderid alone when the gateway order id was never learned
     const reply = await ctx.client.request("STATUS", statusOf(data))
     const orderId = data.orderId ?? orderIdOf(reply)
     if (!orderId) return undefined
     const status = toSessionStatus({ status: reply.status, transactionType: transactionTypeOf(reply) ?? data.transactionType })
-    if (status === PaymentSessionStatus.AUTHORIZED) {
+    // A sale goes back only when Medusa itself showed this session with nothing behind it; a renewal's recorded charge
+    // (recurring-charge-payment.ts: its data names the charge, not the session) is the renewal's to claim again.
+    const saleMayGoBack = "found" in holder && holder.found && !(data as Data).recurring_charge_id
+    if (status === PaymentSessionStatus.AUTHORIZED || (status === PaymentSessionStatus.CAPTURED && saleMayGoBack)) {
       return await giveBackInFull(ctx, { ...data, orderId }, `Session ${data.session_id} deleted`)
     }
     if (status === PaymentSessionStatus.CAPTURED) {
-      ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted but gateway order ${orderId} is a paid sale; reconcile it`)
+      ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted but gateway order ${orderId} is a paid sale Medusa does not show; reconcile it`)
     }
   } catch (e) {
     // "not found" for an unknown outcome: the request never reached the gateway, nothing was charged

@@ -3,12 +3,23 @@
  * completeCartWorkflow, for a payment captured at checkout) does: one `capture` transaction per capture, referencing
  * it. The order's summary (paid total, outstanding amount) is computed from these transactions, so a payment the
  * plugin records captured outside those workflows — a renewal order's, an admin rebill's — shows nothing outstanding
- * only once this ran. Captures that already have their transaction are skipped: calling it again adds nothing.
+ * only once this ran. Captures that already have their transaction are skipped: calling it again adds nothing, and
+ * the read and the write run under the order's booking lock, so two callers at once (a callback and reconciliation
+ * settling the same payment-link session, an admin rebill and its own callback) still add each transaction once.
  */
 import type { BigNumberInput, CreateOrderTransactionDTO, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
+import { LOCK_KEYS } from "../locks/lock-keys"
+
+const LOCK_TIMEOUT_S = 30
 
 export async function bookCapturesOnOrder(container: MedusaContainer, orderId: string, paymentId: string): Promise<void> {
+  await container.resolve(Modules.LOCKING).execute(LOCK_KEYS.orderBooking(orderId), () => bookMissing(container, orderId, paymentId), {
+    timeout: LOCK_TIMEOUT_S,
+  })
+}
+
+async function bookMissing(container: MedusaContainer, orderId: string, paymentId: string): Promise<void> {
   const payment = await container.resolve(Modules.PAYMENT).retrievePayment(paymentId, { relations: ["captures"] })
   const captures = (payment.captures ?? []) as Array<{ id: string; amount: BigNumberInput; raw_amount?: BigNumberInput }>
   if (!captures.length) return

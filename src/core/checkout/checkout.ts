@@ -7,10 +7,11 @@
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { isDeclined } from "../../gateway/statuses"
-import { isFinal, isNotFound, maybeSent, pollStatus, sendOnce } from "../connection"
+import { isFinal, isNotFound, maybeSent, pollStatus, sendMoneyRequest } from "../connection"
 import { ownedCallbackUrl } from "./callback-owner"
 import { clientOrderIdFor } from "./client-order-id"
-import { providerKeysCleared, type SessionData } from "./session-data"
+import type { SessionData } from "./session-data"
+import { providerKeysCleared } from "./provider-keys"
 import { toGatewayAmount, toGatewayCurrency } from "./amounts"
 import { parseCard } from "./card"
 import type { ProviderContext } from "./context"
@@ -20,6 +21,7 @@ import { customerPayer, payerOf, storefrontSafe, type CustomerLike, type Payer }
 import { cardPaymentFields, hostedPaymentFields, statusFields, type OrderRequest } from "../../gateway/requests"
 import { orderIdOf, redirectToOf, redirectUrlOf } from "../../gateway/replies"
 import { fromStatus, stripOutcome } from "./session-outcome"
+import { pluginCallbackUrl, pluginReturnUrl } from "../connection/plugin-urls"
 
 type Data = Record<string, unknown>
 
@@ -33,9 +35,9 @@ function orderRequest(ctx: ProviderContext, data: SessionData, payer: Payer): Or
     // what the shopper reads on the gateway's page: the shop's words, never an internal id
     description: ctx.options.orderDescription ?? DEFAULT_ORDER_DESCRIPTION,
     payer,
-    redirectUrl: `${backend}/payneteasy/return`,
+    redirectUrl: pluginReturnUrl(backend),
     // tagged, so that a callback for this order still proves it ours once Medusa has deleted the session (callback-owner.ts)
-    callbackUrl: ownedCallbackUrl(`${backend}/payneteasy/callback`, ctx.options.controlKey, data.clientOrderId),
+    callbackUrl: ownedCallbackUrl(pluginCallbackUrl(backend), ctx.options.controlKey, data.clientOrderId),
   }
 }
 
@@ -76,10 +78,11 @@ export async function startSession(
   const payer = payerOf(input.data?.payer, customer)
   const op = base.transactionType === "sale" ? "SALEFORM" : "PREAUTHFORM"
   const fields = hostedPaymentFields({ ...orderRequest(ctx, base, payer), amount: base.amount, currency })
-  const sent = await gatewayValue(op, () => sendOnce(ctx.client, op, fields, { clientOrderId: base.clientOrderId }))
+  const sent = await gatewayValue(op, () => sendMoneyRequest(ctx.client, { op, fields, status: { clientOrderId: base.clientOrderId } }))
   if (sent.kind !== "reply") {
-    // The registration may exist at the gateway, but its hosted-page address was lost with the response. Nothing
-    // has been paid; failing makes Medusa delete this session and the storefront start a new one.
+    // The registration may exist at the gateway (STATUS may even show it), but its hosted-page address was lost with
+    // the response: no shopper can pay on it, so it moves no money. Nothing is sent again under this id; failing
+    // makes Medusa delete this session and the storefront start a new one.
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the payment-page registration in time; please try again")
   }
   return {
@@ -134,39 +137,29 @@ export async function payWithCard(
   const attemptData: SessionData = stripOutcome(data, { clientOrderId, attempt, amount, currency })
   const op = data.transactionType === "sale" ? "SALE" : "PREAUTH"
   const fields = cardPaymentFields({ ...orderRequest(ctx, attemptData, payer), amount, currency, card })
-  // The card request may have reached the gateway while its reply was lost AND the STATUS after it failed (lost, or
-  // answered with an error: sendOnce's UnresolvedLostReply): the outcome is unknown, not failed. The attempt is then
-  // kept as pending under its own client_orderid (reconciliation asks STATUS by it; no other card is accepted
-  // meanwhile) instead of an error that would leave the session on the previous attempt's data, where nothing would
-  // ever look for this one.
+  // The card request is sent once (core/connection/money-request.ts). When it may have reached the gateway but no
+  // STATUS shows it (not found YET — a gateway still processing it shows nothing — or STATUS failing), the outcome is
+  // unknown, not failed: the attempt is kept as pending ("confirming") under its own client_orderid (reconciliation
+  // asks STATUS by it; no other card is accepted meanwhile), and nothing is sent again.
   const unknown = (e: unknown) => {
     if (maybeSent(e)) return { kind: "unknown" as const }
     throw e
   }
-  const send = () => callGateway(op, () => sendOnce(ctx.client, op, fields, { clientOrderId }).catch(unknown))
   // orderId "" clears the previous attempt's gateway order (JSON data is merged on update; parsing reads "" as none).
   const pending = (orderId?: string): Outcome => ({
     data: { ...attemptData, orderId: orderId ?? "", gatewayStatus: "unknown" },
     status: PaymentSessionStatus.PENDING,
   })
-  let sent = await send()
-  if (sent.ok && sent.value.kind === "absent") {
-    // The lost request never reached the gateway (STATUS does not know the client_orderid): sending it again
-    // cannot create a second transaction.
-    sent = await send()
-  }
+  const sent = await callGateway(op, () => sendMoneyRequest(ctx.client, { op, fields, status: { clientOrderId } }))
   if (!sent.ok) {
     // The gateway refused the card request itself (validation error): no transaction exists; the shopper may retry.
     return { data: { ...attemptData, gatewayStatus: "validation-error", error: sent.refused }, status: PaymentSessionStatus.ERROR }
   }
   const result = sent.value
-  if (result.kind === "absent") {
-    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer; please try again")
-  }
-  if (result.kind === "unknown") return pending()
+  if (result.kind === "pending") return pending()
   const orderId = orderIdOf(result.kind === "reply" ? result.reply : result.status)
   const polled =
-    result.kind === "adopted" && (isFinal(result.status) || result.status.html || redirectToOf(result.status))
+    result.kind === "shown" && (isFinal(result.status) || result.status.html || redirectToOf(result.status))
       ? { kind: "status" as const, status: result.status }
       : await pollStatus(ctx.client, { clientOrderId, orderId }).then((status) => ({ kind: "status" as const, status }), unknown)
   if (polled.kind === "unknown") return pending(orderId)

@@ -8,11 +8,16 @@
  * unchanged. Only one follow-up runs at a time per order.
  *
  * Why the snapshot: "STATUS shows a capture" is not proof that OUR capture arrived — on a second partial capture
- * the latest transaction may still be the first one. After a lost reply (indeterminate transport error, or an
- * unreadable reply or a 5xx — core/connection reach.ts maybeSent):
- * - STATUS shows the snapshot's serial → our request created nothing: it is sent once more;
+ * the latest transaction may still be the first one. The request goes through core/connection/money-request.ts
+ * (sent once, never again). After a lost reply (indeterminate transport error, or an unreadable reply or a 5xx —
+ * core/connection reach.ts maybeSent):
  * - STATUS shows a new serial of our kind → adopted once it agrees with the amount we asked for (amountAgrees);
- * - anything else (another kind, a disagreeing amount, no serial to compare, lost twice) → IndeterminateFollowUp.
+ * - STATUS still shows the snapshot's serial, or another kind, or cannot be read → NOT "it did not arrive": a gateway
+ *   that has the request goes on processing it and shows it only when done (issue 49). The outcome is pending
+ *   (`status: "unknown"`, no serial yet, `afterSerial` = the snapshot's serial, `sentAt`): Medusa keeps its Capture /
+ *   Refund row, and reconciliation (workflows/payneteasy/reconcile-ledger.ts) asks STATUS on its backoff until a new
+ *   transaction of our kind shows, flagging it for a person when the processing window passes;
+ * - a disagreeing amount → IndeterminateFollowUp.
  * A transaction still not final after the poll budget is returned with `pending: true` and its real status, for
  * reconciliation (src/core/checkout/session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
  */
@@ -22,7 +27,7 @@ import { isApproved } from "../../gateway/statuses"
 import { toMinor } from "./amounts"
 import { GatewayRefusal, IndeterminateFollowUp, wrap } from "./errors"
 import { isFinal, isNotFound, pollStatus, statusFields, type StatusQuery, type StatusReply } from "../connection/gateway-ops"
-import { maybeSent } from "../connection/reach"
+import { sendMoneyRequest } from "../connection/money-request"
 import { idMismatch } from "./reply-match"
 import { transactionTypeKey } from "./status-map"
 
@@ -43,16 +48,25 @@ export interface FollowRequest {
 export interface FollowOutcome {
   status: string
   serialNumber?: string
-  /** The gateway has not decided yet; `status` is its real (non-final) status. */
+  /** The gateway has not decided yet; `status` is its real (non-final) status, "unknown" when STATUS does not show it yet. */
   pending?: true
+  /** Not shown by STATUS yet: the order's latest serial before we sent (reconciliation's "is it there now?"). */
+  afterSerial?: string
+  /** When the request whose reply was lost was sent (ISO): the processing window counts from here. */
+  sentAt?: string
 }
 
-/** What a STATUS taken after a lost reply says about our request, compared with the snapshot taken before it. */
-export function judgeLostReply(before: StatusReply, now: StatusReply, kind: FollowKind): "not-arrived" | "new" | "unclear" {
+/**
+ * What a STATUS taken after a lost reply says about our request, compared with the snapshot taken before it: "new"
+ * (a new transaction of our kind), "not-shown-yet" (still the snapshot's serial: the gateway may still be processing
+ * ours — NOT proof that it never arrived) or "unclear" (no serial to compare, or a new one of another kind).
+ * Only "new" settles the request; the others leave it maybe-sent (pending).
+ */
+export function judgeLostReply(before: StatusReply, now: StatusReply, kind: FollowKind): "not-shown-yet" | "new" | "unclear" {
   const was = serialNumberOf(before)
   const is = serialNumberOf(now)
   if (!was || !is) return "unclear"
-  if (was === is) return "not-arrived"
+  if (was === is) return "not-shown-yet"
   return transactionTypeKey(transactionTypeOf(now)) === kind ? "new" : "unclear"
 }
 
@@ -72,30 +86,27 @@ export function amountAgrees(kind: FollowKind, before: StatusReply, after: Statu
   }
 }
 
-/** Sends the follow-up and returns its outcome; refusals and declines throw GatewayRefusal. */
+/** Sends the follow-up once and returns its outcome (pending when it may have been sent); refusals and declines throw GatewayRefusal. */
 export async function followUp(client: PaynetEasyClient, req: FollowRequest): Promise<FollowOutcome> {
   const kind = KIND[req.op]
   const snapshot = await status(client, req)
-  for (let sent = 1; ; sent++) {
-    let reply: OperationResponse<FollowOp>
-    try {
-      reply = await client.request(req.op, req.fields)
-    } catch (e) {
-      if (!maybeSent(e)) throw isNotFound(e) ? new GatewayRefusal(req.op, refusalReason(e)) : wrap(req.op, e)
-      const now = await status(client, req).catch(() => {
-        throw new IndeterminateFollowUp(req.op, req.query.orderId, "its STATUS could not be read either")
-      })
-      const verdict = judgeLostReply(snapshot, now, kind)
-      if (verdict === "not-arrived" && sent === 1) continue
-      if (verdict !== "new") {
-        throw new IndeterminateFollowUp(req.op, req.query.orderId, verdict === "not-arrived"
-          ? "it was lost twice without the gateway showing a new transaction"
-          : `STATUS shows no new ${kind} transaction (latest: ${transactionTypeOf(now) ?? "?"} ${now.status ?? "?"})`)
-      }
-      return settle(client, req, kind, snapshot, serialNumberOf(now)!, true)
-    }
-    return settle(client, req, kind, snapshot, serialNumberOf(reply), false)
+  const sentAt = new Date().toISOString()
+  let sent
+  try {
+    sent = await sendMoneyRequest(client, {
+      op: req.op,
+      fields: req.fields,
+      status: req.query,
+      shows: (now) => idMismatch(now, req.query) === undefined && judgeLostReply(snapshot, now, kind) === "new",
+    })
+  } catch (e) {
+    // answered with a refusal, or certainly never left: nothing was made
+    throw isNotFound(e) ? new GatewayRefusal(req.op, refusalReason(e)) : wrap(req.op, e)
   }
+  if (sent.kind === "reply") return settle(client, req, kind, snapshot, serialNumberOf(sent.reply as OperationResponse<FollowOp>), false)
+  if (sent.kind === "shown") return settle(client, req, kind, snapshot, serialNumberOf(sent.status)!, true)
+  // maybe sent, not shown yet: pending for reconciliation, never sent again
+  return { status: "unknown", pending: true, afterSerial: serialNumberOf(snapshot), sentAt }
 }
 
 async function settle(

@@ -19,6 +19,8 @@ export type LedgerEntryView = {
   status?: string
   serialNumber?: string
   pending?: boolean
+  afterSerial?: string
+  sentAt?: string
   [key: string]: unknown
 }
 
@@ -55,8 +57,17 @@ export function pendingEntries(data: Record<string, unknown> | null | undefined)
   return pendingLedgerEntries(data ?? undefined).map((p) => ({
     kind: p.kind,
     target: targetFor(p.kind, p.id),
-    entry: { id: p.id, amount: p.amount, currency: p.currency, status: p.status, serialNumber: p.serialNumber },
+    entry: { id: p.id, amount: p.amount, currency: p.currency, status: p.status, serialNumber: p.serialNumber, afterSerial: p.afterSerial, sentAt: p.sentAt },
   }))
+}
+
+/**
+ * The serial numbers the ledger already gives to one of its entries (captures, refunds, the void): a transaction that
+ * is one of them is that entry's, never another's (reconciliation must not adopt it for an entry still not shown).
+ */
+export function claimedSerials(data: Record<string, unknown> | null | undefined): Set<string> {
+  const all = [...entries(data, "capture"), ...entries(data, "refund"), ...entries(data, "void")]
+  return new Set(all.map((e) => e.serialNumber).filter((s): s is string => typeof s === "string" && s !== ""))
 }
 
 export function findEntry(data: Record<string, unknown> | null | undefined, target: string): LedgerEntryView | undefined {

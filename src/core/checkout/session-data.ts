@@ -21,6 +21,10 @@ const ledgerEntry = z.looseObject({
   viaReturn: z.boolean().optional(),
   /** true while the gateway has not decided (status is its real non-final status): reconciliation finishes it. */
   pending: z.boolean().optional(),
+  /** Sent, its reply lost, not shown by STATUS yet: the order's latest serial before it was sent (follow-up.ts). */
+  afterSerial: z.string().optional(),
+  /** When such a request was sent (ISO): the processing window counts from here. */
+  sentAt: z.string().optional(),
 })
 
 export const nextActionSchema = z.union([
@@ -58,22 +62,6 @@ export const sessionDataSchema = z.looseObject({
   replyMismatch: z.object({ detail: z.string(), at: z.string() }).nullable().optional(),
 })
 
-/**
- * Keys only the provider writes, from the gateway's replies: gateway ids, statuses, the ledger, outcomes. A storefront's
- * session data never sets them (issue 32 part 6: a storefront-supplied `orderId` would have STATUS ask about another
- * shopper's order).
- */
-export const PROVIDER_ONLY_KEYS = [
-  "orderId", "gatewayStatus", "redirectUrl", "nextAction", "captures", "refunds", "voided", "voidEntry", "error", "replyMismatch",
-] as const
-
-/** null for each provider-only key the storefront's data holds (Medusa stores {...storefront data, ...output}). */
-export function providerKeysCleared(data: Record<string, unknown> | undefined): Record<string, null> {
-  const out: Record<string, null> = {}
-  for (const k of PROVIDER_ONLY_KEYS) if (data && k in data) out[k] = null
-  return out
-}
-
 export type SessionData = z.output<typeof sessionDataSchema>
 export type LedgerEntry = z.output<typeof ledgerEntry>
 export type NextAction = z.output<typeof nextActionSchema>
@@ -101,6 +89,9 @@ export interface PendingLedgerEntry {
   orderId?: string
   /** The transaction's serial number: STATUS `by-request-sn`. */
   serialNumber?: string
+  /** No serial yet (sent, reply lost, not shown by STATUS yet): the order's latest serial before it was sent. */
+  afterSerial?: string
+  sentAt?: string
 }
 
 /**
@@ -119,5 +110,8 @@ export function pendingLedgerEntries(data: Record<string, unknown> | undefined):
   ]
   return tagged
     .filter(({ e }) => e.pending === true || !isFinal(e.status))
-    .map(({ kind, e }) => ({ kind, id: e.id, amount: e.amount, currency: e.currency, status: e.status, serialNumber: e.serialNumber, ...ids }))
+    .map(({ kind, e }) => ({
+      kind, id: e.id, amount: e.amount, currency: e.currency, status: e.status, serialNumber: e.serialNumber,
+      afterSerial: e.afterSerial, sentAt: e.sentAt, ...ids,
+    }))
 }

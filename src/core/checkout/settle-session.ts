@@ -24,6 +24,8 @@ import { scrub } from "../../gateway/scrub"
 import { paymentLinks, type PaymentLinks } from "../callbacks/processing-reads"
 import { findSession, type SessionInfo } from "../callbacks/verify"
 import { reflectRebillSettlement } from "../saved-cards/rebill-outcome"
+import { collectionLockKey } from "../locks/collection-lock"
+import { bookCapturesOnOrder } from "./book-captures"
 
 export type SettleOutcome =
   /** the gateway approved; a Payment exists and, when the session belongs to a cart, the order exists */
@@ -84,9 +86,14 @@ async function completeCart(container: MedusaContainer, cartId: string): Promise
  */
 export async function settleSession(container: MedusaContainer, sessionId: string, known?: SessionInfo, knownLinks?: Links): Promise<SettleResult> {
   const result = await settle(container, sessionId, known, knownLinks)
-  // A session of an order's own payment collection (no cart) may be an admin rebill whose outcome was unknown when
-  // it was asked for: its order and row are brought up to date now.
-  if (!result.cartId && result.orderId) await reflectRebillSettlement(container, sessionId, result)
+  if (!result.cartId && result.orderId) {
+    // A session of an order's own payment collection (no cart: a payment link, an admin rebill): nothing completes a
+    // cart, so the Payment's captures (a sale's) are booked on the order here, as Medusa's capturePaymentWorkflow
+    // would, or the order would still show them owed. Idempotent, also after "already authorized".
+    if (result.outcome === "authorized" && result.paymentId) await bookCapturesOnOrder(container, result.orderId, result.paymentId)
+    // An admin rebill whose outcome was unknown when it was asked for: its row is brought up to date now.
+    await reflectRebillSettlement(container, sessionId, result)
+  }
   return result
 }
 
@@ -119,7 +126,7 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
     const paymentModule = container.resolve(Modules.PAYMENT)
     const locking = container.resolve(Modules.LOCKING)
     const answer = await locking.execute(
-      l.cartId ?? session.id,
+      session.payment_collection_id ? collectionLockKey(l.cartId, session.payment_collection_id) : (l.cartId ?? session.id),
       async () => {
         try {
           const payment = await paymentModule.authorizePaymentSession(session.id, {})

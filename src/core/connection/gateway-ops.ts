@@ -1,15 +1,8 @@
 /**
  * The two gateway conversations the provider needs, with the reliability rules in one place:
  *
- * - `sendOnce`: a money-moving request is sent exactly once. If its response is lost
- *   (GatewayTransportError.indeterminate), we do NOT re-send: we ask STATUS for the same client_orderid
- *   (and orderid when known) and let the caller adopt what the gateway already has (ARCHITECTURE "Reliability").
- *   An unreadable reply (GatewayProtocolError: a 200 we could not parse) or a 5xx is just as indeterminate: the gateway
- *   may have processed the request, so it is STATUS first, never a failure (reach.ts `maybeSent`, the one rule for
- *   "did it reach the gateway?"). When that STATUS fails
- *   too (a 5xx, a refused signature, another lost reply), the outcome is still unknown: sendOnce throws
- *   `UnresolvedLostReply`, itself indeterminate, rather than the STATUS error, which would read as a failure of the
- *   request (the direct card step then keeps the attempt pending for reconciliation instead of answering 500).
+ * - sending a money request is money-request.ts `sendMoneyRequest` (sent once; a maybe-sent reply settled only by a
+ *   STATUS that shows it, else pending). `UnresolvedLostReply` stays for errors that must read as "outcome unknown".
  * - `pollStatus`: STATUS until a reply is decisive (final, or the payer has a next action) or the short budget runs
  *   out; the last reply is returned either way and the status table decides what it means (non-final → pending).
  */
@@ -17,7 +10,6 @@ import {
   GatewayAuthError,
   GatewayError,
   GatewayTransportError,
-  type OperationName,
   type OperationResponse,
   type PaynetEasyClient,
 } from "../../gateway"
@@ -25,7 +17,7 @@ import { isFinal } from "../../gateway/statuses"
 import { redirectToOf } from "../../gateway/replies"
 import { statusFields as statusRequest } from "../../gateway/requests"
 import { setTimeout as sleep } from "node:timers/promises"
-import { maybeSent, reachOf } from "./reach"
+import { reachOf } from "./reach"
 
 export { isFinal }
 
@@ -63,13 +55,6 @@ export async function pollStatus(
   return last!
 }
 
-export type SendResult<N extends OperationName> =
-  | { kind: "reply"; reply: OperationResponse<N> }
-  /** The response was lost; STATUS shows what the gateway has for this client_orderid. */
-  | { kind: "adopted"; status: StatusReply }
-  /** The response was lost and STATUS does not know the client_orderid: the request never arrived. */
-  | { kind: "absent" }
-
 /** Whether a STATUS failure means "no such transaction" (the gateway answers unknown ids with an error reply). */
 export const isNotFound = (e: unknown) => reachOf(e) === "answered" && !(e instanceof GatewayAuthError)
 
@@ -87,24 +72,5 @@ export class UnresolvedLostReply extends GatewayTransportError {
       indeterminate: true,
       cause: statusError,
     })
-  }
-}
-
-export async function sendOnce<N extends OperationName>(
-  client: PaynetEasyClient,
-  op: N,
-  fields: Fields,
-  q: StatusQuery
-): Promise<SendResult<N>> {
-  try {
-    return { kind: "reply", reply: await client.request(op, fields) }
-  } catch (e) {
-    if (!maybeSent(e)) throw e
-  }
-  try {
-    return { kind: "adopted", status: await client.request("STATUS", statusFields(q)) }
-  } catch (e) {
-    if (isNotFound(e)) return { kind: "absent" }
-    throw new UnresolvedLostReply(op, e)
   }
 }

@@ -22,9 +22,9 @@ const idString = (name: string) =>
     .transform((v) => String(v).trim())
     .refine((v) => /^[0-9]+$/.test(v), { message: `${name} must be the numeric id from your PaynetEasy account, e.g. "1111"` })
 
-const positiveMs = (name: string) =>
-  z.number({ error: `timeouts.${name} must be a number of milliseconds` }).int().positive({
-    message: `timeouts.${name} must be a positive number of milliseconds`,
+const positiveMs = (name: string, path = `timeouts.${name}`) =>
+  z.number({ error: `${path} must be a number of milliseconds` }).int().positive({
+    message: `${path} must be a positive number of milliseconds`,
   })
 
 /**
@@ -103,7 +103,14 @@ export const optionsSchema = z
         bodyMs: positiveMs("bodyMs").optional(),
       })
       .optional(),
+    /**
+     * How long the gateway may go on processing a money request whose reply was lost before "STATUS does not show it"
+     * makes it an attention item (money-request.ts); meanwhile it stays pending and STATUS is asked again.
+     */
+    processingWindowMs: positiveMs("processingWindowMs", "processingWindowMs").optional(),
     payouts: payoutsOptionSchema.optional(),
+    // A card payout asks PAN eligibility first (core/payouts/eligibility.ts); false for an account without it.
+    panEligibility: z.boolean({ error: "panEligibility must be true (ask PAN eligibility before a card payout) or false (the account lacks it)" }).default(true),
     signatureMethods: z
       .record(z.string(), z.enum(["HMAC-SHA1", "RSA-SHA256"], { error: 'signatureMethods values must be "HMAC-SHA1" or "RSA-SHA256"' }))
       .optional(),

@@ -12,6 +12,7 @@ import { toMinorUnits, type PaynetEasyClient } from "../../gateway"
 import { clientFromOptions, parseOptions, type PaynetEasyOptions } from "./options"
 import { PROVIDER_PREFIX } from "./registration"
 import { providerOptionsFor } from "./status-client"
+import { pluginCallbackUrl, pluginReturnUrl } from "./plugin-urls"
 
 export type PayoutProvider = { providerId: string; options: PaynetEasyOptions; payouts: NonNullable<PaynetEasyOptions["payouts"]> }
 
@@ -54,6 +55,5 @@ export function assertWithinLimits(p: PayoutProvider, amount: string, currency: 
 }
 
 export function callbackUrls(options: PaynetEasyOptions): { callbackUrl: string; redirectUrl: string } {
-  const backend = options.backendUrl.replace(/\/+$/, "")
-  return { callbackUrl: `${backend}/payneteasy/callback`, redirectUrl: `${backend}/payneteasy/return` }
+  return { callbackUrl: pluginCallbackUrl(options.backendUrl), redirectUrl: pluginReturnUrl(options.backendUrl) }
 }

@@ -18,6 +18,8 @@ export interface ProviderView extends DoctorConfigView {
   id: string
   flow: "hosted" | "direct" | null
   capture: "manual" | "automatic" | null
+  /** Whether a card payout asks PAN eligibility first (option panEligibility); null when the options cannot be read. */
+  pan_eligibility: boolean | null
   /** Set when the options cannot be read or parsed (the message names the option, never its value). */
   problem: string | null
 }
@@ -29,12 +31,12 @@ export async function paynetEasyProviderIds(container: MedusaContainer): Promise
 }
 
 /** The gateway configuration of one registration (secrets included: for a client only, never for a response). */
-export function gatewayConfigFor(container: MedusaContainer, providerId: string): { config?: GatewayConfig; flow?: "hosted" | "direct"; capture?: "manual" | "automatic"; problem?: string } {
+export function gatewayConfigFor(container: MedusaContainer, providerId: string): { config?: GatewayConfig; flow?: "hosted" | "direct"; capture?: "manual" | "automatic"; panEligibility?: boolean; problem?: string } {
   const raw = providerOptionsFor(container.resolve("configModule"), providerId)
   if (!raw) return { problem: `no options for ${providerId} in medusa-config (payment module providers)` }
   try {
     const o = parseOptions(raw)
-    return { flow: o.flow, capture: o.capture, config: gatewayConfigOf(o) }
+    return { flow: o.flow, capture: o.capture, panEligibility: o.panEligibility, config: gatewayConfigOf(o) }
   } catch (e) {
     // parseOptions / resolvePrivateKey messages name options, never their values.
     return { problem: (e as Error).message }
@@ -42,11 +44,11 @@ export function gatewayConfigFor(container: MedusaContainer, providerId: string)
 }
 
 export function providerView(container: MedusaContainer, providerId: string): ProviderView {
-  const { config, flow, capture, problem } = gatewayConfigFor(container, providerId)
+  const { config, flow, capture, panEligibility, problem } = gatewayConfigFor(container, providerId)
   const view = config
     ? describeConfig(config)
     : { base_url: "", endpoint: null, login_masked: "", rsa_key_loaded: false, rsa_key_bits: null }
-  return { id: providerId, ...view, flow: flow ?? null, capture: capture ?? null, problem: problem ?? null }
+  return { id: providerId, ...view, flow: flow ?? null, capture: capture ?? null, pan_eligibility: panEligibility ?? null, problem: problem ?? null }
 }
 
 /** The live check (one STATUS for a made-up order) for one registration. */

@@ -22,6 +22,7 @@ import { userEmails } from "./users"
 import { moreAttentionItems } from "./attention-more-kinds"
 import type { AttentionItem } from "./attention-item"
 import { REPLY_MISMATCH_NOTE } from "../checkout/reply-match"
+import { isInitialTransactionType } from "../../gateway/statuses"
 import { paynetEasyModule } from "../../modules/payneteasy"
 import type { CallbackRow, ReconciliationRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 
@@ -57,7 +58,7 @@ function fromCallback(r: CallbackRow): AttentionItem | undefined {
         "The card holder's bank disputes or took back this payment. Answer the dispute in the PaynetEasy back office (evidence, deadline) and adjust the order in Medusa by hand if the money is gone.",
     }
   }
-  if (r.outcome === "flagged" && r.status === "approved" && (r.type === "sale" || r.type === "preauth")) {
+  if (r.outcome === "flagged" && r.status === "approved" && isInitialTransactionType(r.type)) {
     return {
       ...base,
       kind: "paid_without_order",

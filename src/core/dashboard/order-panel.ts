@@ -24,8 +24,8 @@ import { statusFields } from "../../gateway/requests"
 import { errorCodeOf, errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { callbackView, type CallbackView } from "./callback-view"
 import { activityOf, eventKind, moneySummary, threeDsState, type ActivityEntry, type MedusaMoneyRow, type MoneySummary, type PaymentKind, type SessionMoneyInput, type ThreeDsState } from "./order-money"
+import { isInitialTransactionType } from "../../gateway/statuses"
 
-const INITIAL_TYPES = new Set(["sale", "preauth", ""])
 const LEDGER_TYPES: Record<string, "captures" | "refunds" | "void"> = {
   capture: "captures",
   reversal: "refunds",
@@ -188,7 +188,7 @@ function laterEvents(rows: CallbackRow[], d: SessionData | undefined): LaterEven
     refunds: (d?.refunds ?? []).map((e) => e.amount),
   }
   return rows
-    .filter((r) => r.source !== "return" && !INITIAL_TYPES.has(r.type.trim().toLowerCase()))
+    .filter((r) => r.source !== "return" && !(r.type.trim() === "" || isInitialTransactionType(r.type)))
     .sort((a, b) => new Date(a.received_at).getTime() - new Date(b.received_at).getTime())
     .map((r) => {
       const type = r.type.trim().toLowerCase()

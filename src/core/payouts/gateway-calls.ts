@@ -1,19 +1,20 @@
 /**
  * The payout's conversations with the gateway, each under the payout lock (held by the caller):
- * - `sendInitial`: PAYOUT (single), PAYOUT_V4_CHECK (two-step) or PAYOUTFORM (form), sent ONCE. Whether a failed
- *   request reached the gateway is decided by the adapter's one rule (core/connection/reach.ts): refused or never sent
- *   → failed; anything that may have been sent (a lost reply, an unreadable 200, an HTTP 5xx) is resolved by STATUS by client_orderid first: a transaction the
- *   gateway has is adopted; only when STATUS says it has none is the identical request sent again, once (the
- *   gateway answers a repeated identical request with its first reply, so even that cannot make a second payout).
- *   Still unresolved → the payout stays `pending` and reconciliation asks STATUS again later. Never a blind re-send.
- * - `sendPay`: PAYOUT_V4_PAY for an approved check, with the same rule (STATUS shows a `payout` transaction → adopt).
+ * - `sendInitial`: PAYOUT (single), PAYOUT_V4_CHECK (two-step) or PAYOUTFORM (form), sent ONCE through
+ *   core/connection/money-request.ts: refused or certainly never left → failed; anything that may have been sent (a
+ *   lost reply, an unreadable 200, an HTTP 5xx) is settled by a STATUS by client_orderid that shows it (adopted). A
+ *   STATUS that does not show it yet leaves the payout `pending` — a gateway still processing it shows nothing — and
+ *   reconciliation asks STATUS again later. Never sent a second time.
+ * - `sendPay`: PAYOUT_V4_PAY for an approved check, with the same rule (STATUS shows a `payout` transaction → adopt;
+ *   otherwise it stays processing for reconciliation).
  * - `refreshFromStatus`: STATUS, and the payout follows it (callbacks and reconciliation use this; the callback's own
  *   status is never taken as the outcome).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { GatewayError, type PaynetEasyClient } from "../../gateway"
 import { isNotFound, statusFields, type StatusReply } from "../connection/gateway-ops"
-import { certainlyNothingMade, reachOf } from "../connection/reach"
+import { reachOf } from "../connection/reach"
+import { sendMoneyRequest } from "../connection/money-request"
 import { gatewayDestination, type PayoutMethod, type SendableDestination } from "./destination"
 import { payoutCheckFields, payoutFormFields, payoutPayFields, payoutV2Fields, type Payout } from "../../gateway/requests"
 import {
@@ -84,52 +85,40 @@ export async function sendInitial(
   }
   const fields = method === "form" ? payoutFormFields(request) : method === "two_step" ? payoutCheckFields(request) : payoutV2Fields(request)
   return withClient(container, payout, async (client) => {
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      try {
-        const reply = (await client.request(op, fields)) as Record<string, unknown>
-        const { orderId, serial } = ids(reply)
-        const formUrl = redirectUrlOf(reply)
-        const status = method === "form" ? "form_issued" : statusFromGateway(payout, withTransactionType(reply, method === "two_step" ? "payout-check" : "payout"))
-        return await applyChange(container, payout, {
-          actor, event: `${op.toLowerCase()} sent${attempt > 1 ? " (again, after STATUS found nothing)" : ""}`, status,
-          patch: {
-            gateway_order_id: orderId ?? payout.gateway_order_id,
-            ...(method === "two_step" ? { check_serial: serial ?? null } : { pay_serial: serial ?? null }),
-            ...(formUrl ? { form_url: formUrl } : {}),
-            next_check_at: new Date(Date.now() + 5_000),
-          },
-          gateway: gatewayAnswer(reply),
-        })
-      } catch (e) {
-        if (certainlyNothingMade(e)) {
-          const ge = e as GatewayError
-          return applyChange(container, payout, {
-            actor, event: `${op.toLowerCase()} ${nothingMadeEvent(e)}`, status: "failed",
-            patch: { error_code: ge.code ?? null, error_message: (ge.gatewayMessage ?? ge.message).slice(0, 1000) },
-            gateway: errorAnswer(e),
-          })
-        }
-        payout = await applyChange(container, payout, {
-          actor, event: `${op.toLowerCase()} reply lost; asking STATUS by client_orderid`, gateway: errorAnswer(e),
-          patch: { next_check_at: new Date(Date.now() + 5_000) },
-        })
-        let status: StatusReply | "not_found"
-        try {
-          status = await askStatus(client, payout)
-        } catch (se) {
-          return applyChange(container, payout, {
-            actor, event: "STATUS unavailable; left pending for reconciliation (never re-sent blindly)", gateway: errorAnswer(se),
-          })
-        }
-        if (status !== "not_found") return adoptStatus(container, payout, status, actor, "adopted the gateway's transaction after a lost reply")
-        if (attempt === 2) {
-          return applyChange(container, payout, {
-            actor, event: "STATUS still knows no transaction after a second lost reply; left pending for reconciliation",
-          })
-        }
-      }
+    let sent
+    try {
+      sent = await sendMoneyRequest(client, { op, fields, status: { clientOrderId: payout.client_orderid } })
+    } catch (e) {
+      // refused by the gateway, or it certainly never left: no payout was made
+      const ge = e as GatewayError
+      return applyChange(container, payout, {
+        actor, event: `${op.toLowerCase()} ${nothingMadeEvent(e)}`, status: "failed",
+        patch: { error_code: ge.code ?? null, error_message: (ge.gatewayMessage ?? ge.message ?? String(e)).slice(0, 1000) },
+        gateway: errorAnswer(e),
+      })
     }
-    return payout
+    if (sent.kind === "shown") return adoptStatus(container, payout, sent.status, actor, "adopted the gateway's transaction after a lost reply")
+    if (sent.kind === "pending") {
+      return applyChange(container, payout, {
+        actor, event: `${op.toLowerCase()} reply lost and STATUS does not show it yet; left pending for reconciliation (never sent again)`,
+        patch: { next_check_at: new Date(Date.now() + 5_000) },
+        gateway: failureDigest({ source: "status", message: sent.reason }),
+      })
+    }
+    const reply = sent.reply as Record<string, unknown>
+    const { orderId, serial } = ids(reply)
+    const formUrl = redirectUrlOf(reply)
+    const status = method === "form" ? "form_issued" : statusFromGateway(payout, withTransactionType(reply, method === "two_step" ? "payout-check" : "payout"))
+    return applyChange(container, payout, {
+      actor, event: `${op.toLowerCase()} sent`, status,
+      patch: {
+        gateway_order_id: orderId ?? payout.gateway_order_id,
+        ...(method === "two_step" ? { check_serial: serial ?? null } : { pay_serial: serial ?? null }),
+        ...(formUrl ? { form_url: formUrl } : {}),
+        next_check_at: new Date(Date.now() + 5_000),
+      },
+      gateway: gatewayAnswer(reply),
+    })
   })
 }
 
@@ -172,7 +161,7 @@ export async function refreshFromStatus(container: MedusaContainer, payout: Payo
 /** A pending payout whose request the gateway never saw is given up after this long (STATUS by client_orderid). */
 export const NOT_FOUND_GIVE_UP_MS = 10 * 60_000
 
-/** PAYOUT_V4_PAY for an approved check; lost reply → STATUS: a `payout` transaction is adopted, none → sent again once. */
+/** PAYOUT_V4_PAY for an approved check, once; lost reply → STATUS: a `payout` transaction is adopted, none → left for reconciliation. */
 export async function sendPay(container: MedusaContainer, payout: PayoutRow, actor: string): Promise<PayoutRow> {
   return withClient(container, payout, async (client) => {
     const fields = payoutPayFields({
@@ -180,40 +169,34 @@ export async function sendPay(container: MedusaContainer, payout: PayoutRow, act
       orderId: payout.gateway_order_id as string,
       login: payoutProviderById(container, payout.provider_id).login,
     })
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      try {
-        const reply = (await client.request("PAYOUT_V4_PAY", fields)) as Record<string, unknown>
-        return await applyChange(container, payout, {
-          actor, event: `payout_v4_pay sent${attempt > 1 ? " (again, after STATUS showed no pay)" : ""}`,
-          status: statusFromGateway(payout, withTransactionType(reply, "payout")),
-          patch: { pay_serial: ids(reply).serial ?? null, next_check_at: new Date(Date.now() + 5_000) },
-          gateway: gatewayAnswer(reply),
-        })
-      } catch (e) {
-        if (certainlyNothingMade(e)) {
-          const ge = e as GatewayError
-          // The check stays approved at the gateway but the pay was refused: the payout did not happen.
-          return applyChange(container, payout, {
-            actor, event: `payout_v4_pay ${nothingMadeEvent(e)}`, status: "failed",
-            patch: { error_code: ge.code ?? null, error_message: (ge.gatewayMessage ?? ge.message).slice(0, 1000) },
-            gateway: errorAnswer(e),
-          })
-        }
-        payout = await applyChange(container, payout, { actor, event: "payout_v4_pay reply lost; asking STATUS", gateway: errorAnswer(e) })
-        let status: StatusReply | "not_found"
-        try {
-          status = await askStatus(client, payout)
-        } catch (se) {
-          return applyChange(container, payout, { actor, event: "STATUS unavailable; left processing for reconciliation", gateway: errorAnswer(se) })
-        }
-        if (status !== "not_found" && (transactionTypeOf(status) ?? "").toLowerCase() === "payout") {
-          return adoptStatus(container, payout, status, actor, "adopted the pay transaction after a lost reply")
-        }
-        if (attempt === 2) {
-          return applyChange(container, payout, { actor, event: "no pay transaction after a second lost reply; left processing for reconciliation" })
-        }
-      }
+    let sent
+    try {
+      sent = await sendMoneyRequest(client, {
+        op: "PAYOUT_V4_PAY", fields, status: { clientOrderId: payout.client_orderid, orderId: payout.gateway_order_id ?? undefined },
+        shows: (st) => (transactionTypeOf(st) ?? "").toLowerCase() === "payout",
+      })
+    } catch (e) {
+      // The check stays approved at the gateway but the pay was refused (or never left): the payout did not happen.
+      const ge = e as GatewayError
+      return applyChange(container, payout, {
+        actor, event: `payout_v4_pay ${nothingMadeEvent(e)}`, status: "failed",
+        patch: { error_code: ge.code ?? null, error_message: (ge.gatewayMessage ?? ge.message ?? String(e)).slice(0, 1000) },
+        gateway: errorAnswer(e),
+      })
     }
-    return payout
+    if (sent.kind === "shown") return adoptStatus(container, payout, sent.status, actor, "adopted the pay transaction after a lost reply")
+    if (sent.kind === "pending") {
+      return applyChange(container, payout, {
+        actor, event: "payout_v4_pay reply lost and STATUS does not show the pay yet; left for reconciliation (never sent again)",
+        gateway: failureDigest({ source: "status", message: sent.reason }),
+      })
+    }
+    const reply = sent.reply as Record<string, unknown>
+    return applyChange(container, payout, {
+      actor, event: "payout_v4_pay sent",
+      status: statusFromGateway(payout, withTransactionType(reply, "payout")),
+      patch: { pay_serial: ids(reply).serial ?? null, next_check_at: new Date(Date.now() + 5_000) },
+      gateway: gatewayAnswer(reply),
+    })
   })
 }

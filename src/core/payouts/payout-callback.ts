@@ -9,6 +9,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { refreshFromStatus } from "./gateway-calls"
+import { payoutIdOfCheck, settleEligibility } from "./eligibility"
 import { payoutService, withPayoutLock, type PayoutRow } from "./payout-state"
 
 export { PAYOUT_CLIENT_ORDER_PREFIX, isPayoutClientOrderId } from "../callbacks/order-kinds"
@@ -23,6 +24,12 @@ export async function processPayoutCallback(
   container: MedusaContainer,
   row: CallbackRow
 ): Promise<{ outcome: "processed" | "ignored"; detail: string }> {
+  const checkOf = payoutIdOfCheck(row.client_orderid.trim())
+  if (checkOf) {
+    // a PAN eligibility check's callback: a trigger only; STATUS of the check decides (eligibility.ts)
+    const payout = await settleEligibility(container, checkOf, "gateway:callback", `callback ${row.type} ${row.status}; STATUS confirms`)
+    return { outcome: "processed", detail: `payout ${payout.id}: ${payout.status} after its PAN eligibility callback (callback said ${row.status}; STATUS decides)` }
+  }
   const found = await payoutByClientOrderId(container, row.client_orderid)
   if (!found) return { outcome: "ignored", detail: "payout callback for a payout we do not have" }
   if (found.gateway_order_id && found.gateway_order_id !== row.orderid) {

@@ -9,12 +9,14 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { scrub } from "../../gateway/scrub"
 import { replyDigest, transactionTypeOf } from "../../gateway/replies"
+import { parseGatewayStatus, type GatewayStatus } from "../../gateway/statuses"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
+import { LOCK_KEYS } from "../locks/lock-keys"
 
 export type PayoutStatus =
   | "pending" | "form_issued" | "checking" | "checked" | "check_declined" | "processing"
-  | "approved" | "declined" | "error" | "filtered" | "failed"
+  | "approved" | "declined" | "error" | "filtered" | "failed" | "eligibility_checking" | "ineligible"
 
 export type PayoutRow = {
   id: string
@@ -43,6 +45,8 @@ export type PayoutRow = {
   finished_at: Date | null
   next_check_at: Date | null
   checks: number
+  eligibility: "checking" | "eligible" | "ineligible" | "skipped" | null
+  saved_card_id: string | null
   created_at: Date
   updated_at: Date
 }
@@ -59,7 +63,7 @@ export type HistoryRow = {
   note: string | null
 }
 
-export const FINAL_PAYOUT_STATUSES: ReadonlySet<PayoutStatus> = new Set(["approved", "declined", "error", "filtered", "check_declined", "failed"])
+export const FINAL_PAYOUT_STATUSES: ReadonlySet<PayoutStatus> = new Set(["approved", "declined", "error", "filtered", "check_declined", "failed", "ineligible"])
 export const isFinalPayout = (s: PayoutStatus) => FINAL_PAYOUT_STATUSES.has(s)
 
 export const payoutService = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
@@ -67,7 +71,7 @@ export const payoutService = (container: MedusaContainer) => container.resolve<P
 export const LOCK_TIMEOUT_S = 60
 
 /** The lock a payout is changed under (withPayoutLock; the reconciliation workflow takes it with acquireLockStep). */
-export const payoutLockKey = (payoutId: string) => `payneteasy:payout:${payoutId}`
+export const payoutLockKey = LOCK_KEYS.payout
 
 export async function withPayoutLock<T>(container: MedusaContainer, payoutId: string, fn: () => Promise<T>): Promise<T> {
   return container.resolve(Modules.LOCKING).execute(payoutLockKey(payoutId), fn, { timeout: LOCK_TIMEOUT_S })
@@ -116,20 +120,33 @@ export async function applyChange(container: MedusaContainer, payout: PayoutRow,
 const text = (v: unknown) => (v === undefined || v === null ? "" : String(v).trim().toLowerCase())
 
 /**
+ * What each gateway status means for the step a payout is in: every status of gateway/operations.ts named, so a new
+ * one does not compile without its row (issue 54). "waiting": not decided yet; the step goes on.
+ */
+export const PAYOUT_STEP_OUTCOME = {
+  approved: "approved",
+  declined: "declined",
+  error: "error",
+  filtered: "filtered",
+  processing: "waiting",
+  unknown: "waiting",
+  chain_declined: "waiting",
+  other: "waiting",
+} as const satisfies Record<GatewayStatus, PayoutStatus | "waiting">
+
+/**
  * What a gateway answer (async reply or STATUS) means for this payout. `txType` is STATUS's `transaction-type`
  * (payout-check or payout); a two-step payout is in its pay step once a `payout` transaction exists.
  */
 export function statusFromGateway(payout: PayoutRow, reply: Record<string, unknown>): PayoutStatus {
-  const status = text(reply.status)
+  const outcome = PAYOUT_STEP_OUTCOME[parseGatewayStatus(reply.status)]
   const txType = text(transactionTypeOf(reply))
-  const final = status === "approved" || status === "declined" || status === "error" || status === "filtered"
   if (payout.method === "two_step" && (txType === "payout-check" || (!txType && !payout.confirmed_at))) {
     // Confirmed, but the gateway still shows only the approved check: the pay has not arrived (yet); stay as we are.
-    if (status === "approved") return payout.confirmed_at ? payout.status : "checked"
-    if (final) return "check_declined"
-    return "checking"
+    if (outcome === "approved") return payout.confirmed_at ? payout.status : "checked"
+    return outcome === "waiting" ? "checking" : "check_declined"
   }
-  if (final) return status as PayoutStatus
+  if (outcome !== "waiting") return outcome
   if (payout.method === "form" && (payout.status === "form_issued" || payout.status === "pending")) return "form_issued"
   return "processing"
 }
@@ -152,6 +169,7 @@ export function payoutView(p: PayoutRow) {
     form_url: p.form_url,
     error_code: p.error_code,
     error_message: p.error_message,
+    eligibility: p.eligibility ?? null,
     provider_id: p.provider_id,
     created_by: p.created_by,
     confirmed_by: p.confirmed_by,

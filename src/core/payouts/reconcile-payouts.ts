@@ -10,10 +10,12 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { nextCheckAt } from "../reconciliation/backoff"
 import { refreshFromStatus } from "./gateway-calls"
+import { settleEligibilityLocked } from "./eligibility"
 import { applyChange, getPayout, isFinalPayout, payoutService, type PayoutRow } from "./payout-state"
+import { LOCK_KEYS } from "../locks/lock-keys"
 
-export const PAYOUT_TICK_LOCK = "payneteasy:payouts:tick"
-const OPEN_STATUSES = ["pending", "checking", "processing", "form_issued"]
+export const PAYOUT_TICK_LOCK = LOCK_KEYS.payoutsTick
+const OPEN_STATUSES = ["pending", "eligibility_checking", "checking", "processing", "form_issued"]
 const LIMIT = 25
 
 export type PayoutReconcileReport = { skipped: boolean; checked: number; changed: number; errors: number }
@@ -33,7 +35,9 @@ export async function duePayouts(container: MedusaContainer, now: Date): Promise
 export async function refreshOpenPayout(container: MedusaContainer, id: string): Promise<{ payout: PayoutRow; changed: boolean }> {
   const fresh = (await getPayout(container, id)) as PayoutRow
   if (isFinalPayout(fresh.status)) return { payout: fresh, changed: false }
-  const after = await refreshFromStatus(container, fresh, "gateway:status", "reconciliation: STATUS")
+  const after = fresh.status === "eligibility_checking"
+    ? await settleEligibilityLocked(container, id, "gateway:status", "reconciliation: STATUS")
+    : await refreshFromStatus(container, fresh, "gateway:status", "reconciliation: STATUS")
   return { payout: after, changed: after.status !== fresh.status }
 }
 

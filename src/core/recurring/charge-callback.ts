@@ -27,6 +27,7 @@ import type { RenewOrder } from "./renewal-order"
 import { statusFields } from "../../gateway/requests"
 import { errorCodeOf, errorMessageOf } from "../../gateway/replies"
 import { isRetryClientOrderId, settleRetryIntent } from "./retry-intent"
+import { LOCK_KEYS } from "../locks/lock-keys"
 
 export const CHARGE_FAILED_EVENT = "payneteasy.recurring_payment.charge_failed"
 
@@ -51,7 +52,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
   const [rp] = (id ? await svc.listPaynetEasyRecurringPayments({ id }, { take: 1 }) : []) as RecurringPaymentRow[]
   if (!rp?.provider_id) return { outcome: "ignored", detail: "charge callback for a recurring payment we do not have" }
   const locking = container.resolve(Modules.LOCKING)
-  return locking.execute(`payneteasy:recurring:${rp.id}`, async () => {
+  return locking.execute(LOCK_KEYS.recurring(rp.id), async () => {
     const status = await cardsClient(container, rp.provider_id!).request("STATUS", statusFields({ clientOrderId: row.client_orderid, orderId: row.orderid }))
     if (!isFinal(status)) return { outcome: "ignored", detail: `charge ${row.orderid} is ${status.status} at the gateway, not final yet` }
     const key = { recurring_payment_row_id: rp.id, gateway_order_id: row.orderid }

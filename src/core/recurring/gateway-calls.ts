@@ -1,9 +1,11 @@
 /**
- * create-recurring-payment (v4, RSA-SHA256) with the reliability rule every money-moving call here follows: sent once;
- * a lost or unreadable reply is resolved by STATUS for the same `client-orderid` (our row id), never by a blind
- * re-send. STATUS that names the order gives its recurring-payment-id; STATUS that does not know the client-orderid
- * means the request never arrived, so it is sent again once; anything else cannot be told and is returned as
- * `unknown` for a person to check at the gateway (the row becomes needs_attention).
+ * create-recurring-payment (v4, RSA-SHA256) with the reliability rule every money-moving call follows
+ * (core/connection/money-request.ts): sent once; a lost or unreadable reply is settled only by a STATUS for the same
+ * `client-orderid` (our row id) that shows it, which gives its recurring-payment-id. A STATUS that does not know the
+ * client-orderid YET is not "it never arrived" (a gateway still processing it shows nothing): `unknown`, for a
+ * person to check at the gateway (the row becomes needs_attention; the admin's retry adopts it by STATUS). A request
+ * that certainly never left (or that the client refused to send) made nothing: `unknown` too ("not sent"), so a person
+ * can fix what stopped it and the admin's retry sends it. A refusal by the gateway is `refused`. No loop here re-sends.
  *
  * The card travels as the card-ref-id from create-card-ref (core/saved-cards/card-gateway.ts); it is never logged here.
  *
@@ -11,10 +13,11 @@
  * rule with its own `client-orderid` (one per stop intent): confirmed only by the gateway's reply or by STATUS on
  * that client-orderid; a refusal is reported with the gateway's message; anything else is `unknown`.
  */
-import { GatewayTransportError, stopRecurringPaymentFields, type PaynetEasyClient, type StopRecurringPayment } from "../../gateway"
-import { isNotFound, reachOf, sendOnce, type StatusReply } from "../connection"
+import { stopRecurringPaymentFields, type PaynetEasyClient, type StopRecurringPayment } from "../../gateway"
+import { isNotFound, neverLeft, sendMoneyRequest, type StatusReply } from "../connection"
 import { createRecurringPaymentFields, statusFields, type RecurringPayment } from "../../gateway/requests"
 import { errorMessageOf, recurringPaymentIdOf } from "../../gateway/replies"
+import { parseGatewayStatus, type GatewayStatus } from "../../gateway/statuses"
 import type { RecurringSchedule } from "./schedule"
 
 export type RecurringRequest = {
@@ -34,21 +37,6 @@ export type RecurringResult =
   | { kind: "refused"; message: string }
   | { kind: "unknown"; message: string }
 
-const MAX_SENDS = 2
-
-/**
- * What a failed send leaves, by the adapter's rule (core/connection/reach.ts). Maybe sent, and STATUS could not settle
- * it (sendOnce's UnresolvedLostReply): "unknown", for a person to check. Never sent for want of a connection: like
- * "absent", one more send is safe ("retry"). Refused by the gateway, or by the client before sending: nothing was made,
- * and sending it again would not help ("refused").
- */
-function afterFailedSend(e: unknown): "unknown" | "retry" | "refused" {
-  const reach = reachOf(e)
-  if (reach === "maybe-sent") return "unknown"
-  if (reach === "not-sent" && e instanceof GatewayTransportError) return "retry"
-  return "refused"
-}
-
 export async function createRecurringPayment(client: PaynetEasyClient, r: RecurringRequest): Promise<RecurringResult> {
   const fields = createRecurringPaymentFields({
     clientOrderId: r.clientOrderId,
@@ -61,27 +49,23 @@ export async function createRecurringPayment(client: PaynetEasyClient, r: Recurr
     callbackUrl: r.serverCallbackUrl,
     payer: r.payer,
   })
-  for (let send = 1; send <= MAX_SENDS; send++) {
-    let sent
-    try {
-      sent = await sendOnce(client, "CREATE_RP_V4", fields, { clientOrderId: r.clientOrderId })
-    } catch (e) {
-      const next = afterFailedSend(e)
-      if (next === "unknown") {
-        return { kind: "unknown", message: `STATUS could not tell whether the recurring payment exists: ${(e as Error).message}` }
-      }
-      if (next === "retry") continue
-      return { kind: "refused", message: (e as Error).message }
+  let sent
+  try {
+    sent = await sendMoneyRequest(client, { op: "CREATE_RP_V4", fields, status: { clientOrderId: r.clientOrderId } })
+  } catch (e) {
+    // certainly never left: nothing was created, and the row waits for a retry (needs_attention); refused: nothing made
+    if (neverLeft(e)) {
+      return { kind: "unknown", message: `not sent (${(e as Error).message}): nothing was created; retry the set-up` }
     }
-    if (sent.kind === "reply") return { kind: "created", recurringPaymentId: recurringPaymentIdOf(sent.reply)! }
-    if (sent.kind === "adopted") {
-      const id = recurringPaymentIdOf(sent.status)
-      if (id) return { kind: "created", recurringPaymentId: id }
-      return { kind: "unknown", message: `the reply was lost; STATUS knows ${r.clientOrderId} (${sent.status.status}) but names no recurring-payment-id` }
-    }
-    // absent: the gateway never received it; one more send is safe
+    return { kind: "refused", message: (e as Error).message }
   }
-  return { kind: "unknown", message: "the gateway did not answer and STATUS does not know the request: nothing was created; retry later" }
+  if (sent.kind === "reply") return { kind: "created", recurringPaymentId: recurringPaymentIdOf(sent.reply)! }
+  if (sent.kind === "shown") {
+    const id = recurringPaymentIdOf(sent.status)
+    if (id) return { kind: "created", recurringPaymentId: id }
+    return { kind: "unknown", message: `the reply was lost; STATUS knows ${r.clientOrderId} (${sent.status.status}) but names no recurring-payment-id` }
+  }
+  return { kind: "unknown", message: `the reply was lost and the gateway does not show the request yet (${sent.reason}); nothing was sent again` }
 }
 
 /**
@@ -105,12 +89,30 @@ export type StopResult =
   | { kind: "refused"; message: string }
   | { kind: "unknown"; message: string }
 
+/** What each gateway status says about a stop request: every status named, so a new one does not compile without a row. */
+export const STOP_OUTCOME = {
+  approved: "stopped",
+  declined: "refused",
+  error: "refused",
+  filtered: "refused",
+  processing: "unknown",
+  unknown: "unknown",
+  chain_declined: "unknown",
+  other: "unknown",
+} as const satisfies Record<GatewayStatus, StopResult["kind"]>
+
 /** What a reply's or a STATUS's `status` says about a stop request: approved (or none, for a plain reply) = stopped. */
-function stopOutcome(status: string | undefined, error: string | undefined, what: string): StopResult {
+export function stopOutcome(status: string | undefined, error: string | undefined, what: string): StopResult {
   const s = (status ?? "").trim().toLowerCase()
-  if (s === "approved" || (s === "" && what === "the reply")) return { kind: "stopped" }
-  if (s === "declined" || s === "error" || s === "filtered") return { kind: "refused", message: `${what} says ${s}${error ? `: ${error}` : ""}` }
-  return { kind: "unknown", message: `${what} says ${s || "nothing"}, not final: a person must check the schedule at the gateway` }
+  if (s === "" && what === "the reply") return { kind: "stopped" }
+  switch (STOP_OUTCOME[parseGatewayStatus(status)]) {
+    case "stopped":
+      return { kind: "stopped" }
+    case "refused":
+      return { kind: "refused", message: `${what} says ${s}${error ? `: ${error}` : ""}` }
+    case "unknown":
+      return { kind: "unknown", message: `${what} says ${s || "nothing"}, not final: a person must check the schedule at the gateway` }
+  }
 }
 
 const fromStatus = (st: StatusReply, clientOrderId: string) =>
@@ -128,21 +130,13 @@ export async function stopRecurringPayment(client: PaynetEasyClient, r: StopRecu
       if (!isNotFound(e)) return { kind: "unknown", message: `STATUS could not tell whether the gateway stopped the schedule: ${(e as Error).message}` }
     }
   }
-  for (let send = 1; send <= MAX_SENDS; send++) {
-    let sent
-    try {
-      sent = await sendOnce(client, "UPDATE_RP_V4", stopRecurringPaymentFields(r), { clientOrderId: r.clientOrderId })
-    } catch (e) {
-      const next = afterFailedSend(e)
-      if (next === "unknown") {
-        return { kind: "unknown", message: `STATUS could not tell whether the gateway stopped the schedule: ${(e as Error).message}` }
-      }
-      if (next === "retry") continue
-      return { kind: "refused", message: (e as Error).message }
-    }
-    if (sent.kind === "reply") return stopOutcome(sent.reply.status, undefined, "the reply")
-    if (sent.kind === "adopted") return fromStatus(sent.status, r.clientOrderId)
-    // absent: the gateway never received it; one more send is safe
+  let sent
+  try {
+    sent = await sendMoneyRequest(client, { op: "UPDATE_RP_V4", fields: stopRecurringPaymentFields(r), status: { clientOrderId: r.clientOrderId } })
+  } catch (e) {
+    return { kind: "refused", message: neverLeft(e) ? `not sent (${(e as Error).message}); cancel again to stop it` : (e as Error).message }
   }
-  return { kind: "unknown", message: "the gateway did not answer and STATUS does not know the request: nothing was stopped; cancel again later" }
+  if (sent.kind === "reply") return stopOutcome(sent.reply.status, undefined, "the reply")
+  if (sent.kind === "shown") return fromStatus(sent.status, r.clientOrderId)
+  return { kind: "unknown", message: `the reply was lost and the gateway does not show the stop yet (${sent.reason}); nothing was sent again: cancel again later to ask STATUS` }
 }

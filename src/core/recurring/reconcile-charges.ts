@@ -25,8 +25,9 @@ import { OVERDUE_REASON_PREFIX, type ChargeReport } from "./charge-callback"
 import { service } from "./records"
 import { statusFields } from "../../gateway/requests"
 import { orderIdOf } from "../../gateway/replies"
+import { LOCK_KEYS } from "../locks/lock-keys"
 
-export const RECURRING_TICK_LOCK = "payneteasy:recurring:tick"
+export const RECURRING_TICK_LOCK = LOCK_KEYS.recurringTick
 const LIMIT = 10
 const MAX_ASKS = 3
 /** How long an overdue recurring payment waits before the gateway is asked again. */
@@ -82,7 +83,7 @@ export async function flagIfOverdue(
   const svc = service(container)
   const reason = `${OVERDUE_REASON_PREFIX} for recurring payment ${rp.recurring_payment_id}: the charge due ${due.toISOString()} is more than ` +
     `${OVERDUE_GRACE_MS / 3_600_000} h late and STATUS knows none of ${asked.join(", ")}; a person must check it in the PaynetEasy merchant portal`
-  const before = await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${rp.id}`, async () => {
+  const before = await container.resolve(Modules.LOCKING).execute(LOCK_KEYS.recurring(rp.id), async () => {
     const [fresh] = (await svc.listPaynetEasyRecurringPayments({ id: rp.id }, { take: 1 })) as RecurringPaymentRow[]
     // a callback may have come meanwhile: it moved next_charge_at on
     if ((fresh?.status !== "active" && fresh?.status !== "past_due") || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return null
@@ -97,7 +98,7 @@ export async function flagIfOverdue(
 /** Undoes a flag flagIfOverdue set, unless the row changed since (a charge came and cleared it, a person acted). */
 export async function unflagOverdue(container: MedusaContainer, before: Pick<RecurringPaymentRow, "id" | "status" | "reason" | "next_check_at">, reason: string): Promise<void> {
   const svc = service(container)
-  await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${before.id}`, async () => {
+  await container.resolve(Modules.LOCKING).execute(LOCK_KEYS.recurring(before.id), async () => {
     const [now] = (await svc.listPaynetEasyRecurringPayments({ id: before.id }, { take: 1 })) as RecurringPaymentRow[]
     if (now?.status !== "needs_attention" || now.reason !== reason) return
     await svc.updatePaynetEasyRecurringPayments({ ...before, next_check_at: before.next_check_at ? new Date(before.next_check_at) : null })

@@ -9,6 +9,7 @@ import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { InitiatePaymentInput, InitiatePaymentOutput } from "@medusajs/framework/types"
 import { toGatewayAmount, toGatewayCurrency } from "../checkout/amounts"
 import type { SessionData } from "../checkout/session-data"
+import { providerKeysCleared } from "../checkout/provider-keys"
 import { claimableCharge } from "./records"
 import type { ProviderContext } from "../checkout/context"
 
@@ -34,5 +35,10 @@ export async function recordRecurringCharge(ctx: ProviderContext, input: Initiat
     currency,
     storefrontReturnUrl: null,
   }
-  return { id: charge.client_orderid, data: { ...data, recurring_charge_id: charge.id }, status: PaymentSessionStatus.PENDING }
+  // whatever else the session was created with, the provider-only keys are the charge's (checkout/provider-keys.ts)
+  return {
+    id: charge.client_orderid,
+    data: { ...providerKeysCleared(input.data), ...data, recurring_charge_id: charge.id },
+    status: PaymentSessionStatus.PENDING,
+  }
 }

@@ -9,8 +9,8 @@
  * and the same lock (`payneteasy:rebill:<first order id>`, taken by the workflow). One row and one client_orderid,
  * `<subscription id>-r<n>`, per attempt, written before anything is sent; make-rebill is sent once (card-gateway.ts
  * rebillCard: a lost reply is settled by STATUS on the same client_orderid). A row still `pending` (the outcome was
- * not known, or the process died) is settled first by STATUS on its own client_orderid — never a new id; only when
- * the gateway does not know it at all is the same request sent.
+ * not known, or the process died) is settled by STATUS on its own client_orderid alone — never a new id, never sent
+ * again: a gateway still processing it does not show it yet (issue 49), so "not found" keeps it pending.
  *
  * A final answer is handed to the recurring charge's own path (charge-callback.ts processRecurringCharge, the one a
  * renewal callback takes): approved → a renewal order like any renewal and the subscription `active` again; declined
@@ -29,6 +29,7 @@ import { processRecurringCharge } from "./charge-callback"
 import type { RenewOrder } from "./renewal-order"
 import { service } from "./records"
 import { retryClientOrderId, settleRetryIntent, type RetryIntentRow as RebillRow } from "./retry-intent"
+import { pluginCallbackUrl } from "../connection/plugin-urls"
 
 
 /** Why a subscription's charge may not be retried now (a 409 the route answers as is), or null. */
@@ -103,14 +104,14 @@ export async function recordRetryIntent(container: MedusaContainer, rp: Recurrin
 }
 
 /** What the gateway said, in the shape charge-callback.ts reads a charge report. */
-type Outcome = { kind: "final"; orderId: string; status: StatusReply } | { kind: "absent" } | { kind: "unknown"; orderId?: string; reason: string }
+type Outcome = { kind: "final"; orderId: string; status: StatusReply } | { kind: "unknown"; orderId?: string; reason: string }
 
 async function askOrSend(container: MedusaContainer, rp: RecurringPaymentRow, row: RebillRow, resumed: boolean): Promise<Outcome> {
   const client = cardsClient(container, rp.provider_id!)
   const clientOrderId = row.client_orderid!
   if (resumed) {
-    // Sent before (or maybe sent): the gateway is asked about the same client_orderid; only when it knows nothing
-    // of it is the same request sent (a request that never arrived charged nothing).
+    // Sent before (or maybe sent): the gateway is asked about the same client_orderid, and nothing is sent again — a
+    // gateway still processing the first request shows nothing of it yet (core/connection/money-request.ts).
     let status: StatusReply | undefined
     try {
       status = await rebillStatus(client, clientOrderId, row.gateway_order_id ?? undefined)
@@ -122,14 +123,14 @@ async function askOrSend(container: MedusaContainer, rp: RecurringPaymentRow, ro
       if (isFinal(status) && orderId) return { kind: "final", orderId, status }
       return { kind: "unknown", orderId, reason: `the gateway says ${status.status}, not final yet` }
     }
+    return { kind: "unknown", orderId: row.gateway_order_id ?? undefined, reason: "the gateway does not show this charge yet (it may still be processing it); nothing was sent again" }
   }
   const backend = parseOptions(cardsProviderOptions(container, rp.provider_id!)).backendUrl.replace(/\/+$/, "")
   const result = await rebillCard(client, {
     clientOrderId, cardRefId: rp.card_ref_id!, amount: rp.amount, currency: rp.currency_code,
     description: `Subscription from order ${rp.order_id}: declined renewal charged again`, ip: "0.0.0.0",
-    callbackUrl: `${backend}/payneteasy/callback`,
+    callbackUrl: pluginCallbackUrl(backend),
   })
-  if (result.kind === "absent") return result
   if (result.kind === "unknown") return { kind: "unknown", orderId: result.orderId, reason: scrub(result.reason) }
   const orderId = result.orderId ?? orderIdOf(result.status)
   if (isFinal(result.status) && orderId) return { kind: "final", orderId, status: result.status }
@@ -152,10 +153,6 @@ export async function runRetryCharge(
     const why = scrub((e as Error).message)
     await svc.updatePaynetEasyRebills({ id: row.id, state: "failed", error_message: `not sent: ${why}` })
     throw Object.assign(new MedusaError(MedusaError.Types.NOT_ALLOWED, `The charge did not reach PaynetEasy, so nothing was charged: ${why}. It may be retried.`), { retry_not_sent: true })
-  }
-  if (outcome.kind === "absent") {
-    await svc.updatePaynetEasyRebills({ id: row.id, state: "failed", error_message: "not sent: the gateway has no such request" })
-    throw Object.assign(new MedusaError(MedusaError.Types.NOT_ALLOWED, "The charge did not reach PaynetEasy (it has no such request), so nothing was charged. It may be retried."), { retry_not_sent: true })
   }
   if (outcome.kind === "unknown") {
     await svc.updatePaynetEasyRebills({ id: row.id, gateway_order_id: outcome.orderId ?? row.gateway_order_id ?? null, error_message: outcome.reason })

@@ -6,15 +6,16 @@
  *   private key, else v2 with the control checksum), then get-card-info for what may be shown (brand, BIN, last
  *   four, expiry, printed name). The gateway answers the same card-ref-id for the same order, so a lost reply is
  *   resolved by asking once more — it cannot create a second reference.
- * - `rebillCard`: make-rebill of a card reference for an exact amount, sent once (a lost reply → STATUS for the same
- *   client_orderid, never a blind re-send), then STATUS until decisive. When the rebill may have reached the gateway
- *   but no STATUS says what became of it, the result is `unknown`, never a failure: the card may have been charged.
+ * - `rebillCard`: make-rebill of a card reference for an exact amount, sent once through core/connection/money-request.ts
+ *   (a lost reply → STATUS for the same client_orderid, never a re-send), then STATUS until decisive. When the rebill
+ *   may have reached the gateway but no STATUS shows it (not found YET: a gateway still processing it shows nothing),
+ *   the result is `unknown`, never a failure and never "not sent": the card may have been charged.
  *
  * The card-ref-id is returned to the caller (backend only); nothing here logs or stores it. No PAN or CVV ever passes
  * through: a cvv2 for a rebill goes straight into the request fields and is not kept.
  */
 import { GatewayError, GatewayTransportError, type PaynetEasyClient } from "../../gateway"
-import { isNotFound, maybeSent, pollStatus, sendOnce, type StatusReply } from "../connection"
+import { isNotFound, maybeSent, pollStatus, sendMoneyRequest, type StatusReply } from "../connection"
 import { cardInfoFields, cardRefFields, rebillFields, type Rebill } from "../../gateway/requests"
 import { cardInfoOf, cardRefIdOf, orderIdOf } from "../../gateway/replies"
 
@@ -79,26 +80,20 @@ export type RebillRequest = Rebill
 
 export type RebillResult =
   | { kind: "status"; orderId?: string; status: StatusReply }
-  /** the reply was lost and STATUS does not know the client_orderid: nothing was charged */
-  | { kind: "absent" }
   /**
-   * the gateway may have processed the rebill, but nothing said how it ended: its reply was lost and STATUS failed,
-   * or it was accepted and every STATUS after it failed. `reason` names the failure (a scrubbed gateway message).
+   * the gateway may have processed the rebill, but nothing said how it ended: its reply was lost and no STATUS shows
+   * it (not found yet, or failing), or it was accepted and every STATUS after it failed. `reason` names the failure (a
+   * scrubbed gateway message). The charge stays pending: STATUS on the same client order id settles it later.
    */
   | { kind: "unknown"; orderId?: string; reason: string }
 
-/** make-rebill once; the decisive STATUS (or the last one within the poll budget). */
+/**
+ * make-rebill once; the decisive STATUS (or the last one within the poll budget). Throws only when the gateway refused
+ * the rebill itself or it certainly never left (core/connection/reach.ts): then nothing was charged.
+ */
 export async function rebillCard(client: PaynetEasyClient, r: RebillRequest): Promise<RebillResult> {
-  const fields = rebillFields(r)
-  let sent
-  try {
-    sent = await sendOnce(client, "REBILL", fields, { clientOrderId: r.clientOrderId })
-  } catch (e) {
-    // sendOnce throws a maybe-sent failure only when STATUS could not settle it (core/connection/reach.ts)
-    if (maybeSent(e)) return { kind: "unknown", reason: (e as Error).message }
-    throw e // the gateway refused the rebill itself, or it was never sent: nothing was charged
-  }
-  if (sent.kind === "absent") return { kind: "absent" }
+  const sent = await sendMoneyRequest(client, { op: "REBILL", fields: rebillFields(r), status: { clientOrderId: r.clientOrderId } })
+  if (sent.kind === "pending") return { kind: "unknown", reason: sent.reason }
   const orderId = orderIdOf(sent.kind === "reply" ? sent.reply : sent.status)
   try {
     const status = await pollStatus(client, { clientOrderId: r.clientOrderId, orderId })

@@ -13,9 +13,10 @@ import { Modules } from "@medusajs/framework/utils"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import { bookCapturesOnOrder } from "../checkout/book-captures"
+import { LOCK_KEYS } from "../locks/lock-keys"
 
 /** The lock that serializes everything that charges or books a rebill of one order. */
-export const rebillLockKey = (orderId: string) => `payneteasy:rebill:${orderId}`
+export const rebillLockKey = LOCK_KEYS.rebill
 
 const LOCK_TIMEOUT_S = 60
 

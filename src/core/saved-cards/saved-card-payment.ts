@@ -27,14 +27,18 @@ import { checkStatus, DEFAULT_ORDER_DESCRIPTION, newSessionData } from "../check
 import type { ProviderContext } from "../checkout/context"
 import { wrap } from "../checkout/errors"
 import { storefrontSafe } from "../checkout/payer"
+import { providerKeysCleared } from "../checkout/provider-keys"
 import { cardDataRefusal, cardLikeFields } from "../checkout/card-like"
 import { clientOrderIdFor } from "../checkout/client-order-id"
 import type { SessionData } from "../checkout/session-data"
 import { markUsed, ownedActiveCard, SAVED_CARD_ID } from "./records"
 import { rebillCard, rebillStatus } from "./card-gateway"
 import { chargesOfSession, liveCharge, recordCharge, updateCharge, type CardChargeRow } from "./card-charges"
-import type { StatusReply } from "../connection"
+import { DEFAULT_PROCESSING_WINDOW_MS, pastProcessingWindow, type StatusReply } from "../connection"
+import { ensureWatched, SESSION_TARGET, watchService } from "../reconciliation/watch"
 import { fromStatus, stripOutcome } from "../checkout/session-outcome"
+import { LOCK_KEYS } from "../locks/lock-keys"
+import { pluginCallbackUrl } from "../connection/plugin-urls"
 
 type Data = Record<string, unknown>
 type Outcome = { data: Data; status: PaymentSessionStatus }
@@ -70,7 +74,8 @@ export async function startSavedCardSession(ctx: ProviderContext, input: Initiat
   const card = await ownedActiveCard(customerId, cardId)
   const base = newSessionData(ctx, input, "sale") // make-rebill is a sale: the money is taken when it is charged
   const own = { card_id: card.id, card_owner: customerId, off_session: data.off_session === true }
-  const session: SavedCardData = { ...storefrontSafe(data), ...base, ...own }
+  // provider-only keys the storefront wrote are cleared (written null), as on every path (checkout/provider-keys.ts)
+  const session: SavedCardData = { ...storefrontSafe(data), ...providerKeysCleared(data), ...base, ...own }
   if (data.merchant_initiated === true) {
     // The admin rebill (workflows/payneteasy/saved-cards/admin-rebill.ts) expects its session charged on creation:
     // the same one-charge intent, now (the store guard refuses this key from storefronts).
@@ -93,11 +98,9 @@ export async function chargeSavedCard(ctx: ProviderContext, data: SavedCardData,
   return underCollectionLock(collectionId, async () => {
     const live = await liveCharge(collectionId)
     if (live && live.session_id !== data.session_id) throw alreadyPaying(live)
-    const settled = live ? await settle(ctx, live, data) : undefined
-    if (settled) return settled
+    if (live) return settle(ctx, live, data)
     // Authorizing a session whose own attempt was declined does not try again without the shopper: it stays declined.
-    // (A live charge the gateway turned out never to have received took nothing: it may be sent now.)
-    if (!how.newAttempt && !live && !uncharged(data)) return checkStatus(ctx, data)
+    if (!how.newAttempt && !uncharged(data)) return checkStatus(ctx, data)
     return sendNewCharge(ctx, collectionId, data, how.cvv)
   })
 }
@@ -152,7 +155,7 @@ async function collectionOf(sessionId: string): Promise<string> {
 }
 
 function underCollectionLock<T>(collectionId: string, run: () => Promise<T>): Promise<T> {
-  return container.resolve(Modules.LOCKING).execute(`payneteasy:card-charge:${collectionId}`, run, { timeout: 60 })
+  return container.resolve(Modules.LOCKING).execute(LOCK_KEYS.cardCharge(collectionId), run, { timeout: 60 })
 }
 
 /** The session data of `charge`'s attempt (its client order id and attempt number), outcome fields cleared. */
@@ -162,25 +165,56 @@ function attemptData(data: SavedCardData, clientOrderId: string): SessionData {
 }
 
 /**
- * The outcome of this session's live charge, asked by STATUS on its own client order id; undefined when the gateway
- * has no such order (the request never arrived: nothing was charged, the intent is closed and a new one may start).
- * When STATUS cannot be had, the charge stays pending and so does the session: never a failure, never a re-send.
+ * The outcome of this session's live charge, asked by STATUS on its own client order id. The charge was sent (or may
+ * have been), so a STATUS that does not find it is NOT "nothing was charged": a gateway still processing the rebill
+ * shows nothing of it yet (core/connection/money-request.ts). It stays pending — the session too ("confirming") —
+ * and nothing is sent again, under this client order id or a new one; once the processing window
+ * (`processingWindowMs`) has passed since it was recorded, it is flagged for a person (the attention queue).
+ * When STATUS cannot be had, likewise: pending, never a failure, never a re-send.
  */
-async function settle(ctx: ProviderContext, live: CardChargeRow, data: SavedCardData): Promise<Outcome | undefined> {
+async function settle(ctx: ProviderContext, live: CardChargeRow, data: SavedCardData): Promise<Outcome> {
   const base = attemptData(data, live.client_orderid)
+  const known = live.gateway_order_id ? { orderId: live.gateway_order_id } : {}
+  const stillPending = (): Outcome => ({
+    data: { ...base, ...known, gatewayStatus: live.state === "approved" ? "approved" : "unknown" },
+    status: live.state === "approved" ? PaymentSessionStatus.CAPTURED : PaymentSessionStatus.PENDING,
+  })
   let reply: StatusReply | undefined
   try {
     reply = await rebillStatus(ctx.client, live.client_orderid, live.gateway_order_id ?? undefined)
   } catch (e) {
     ctx.logger?.warn(`PaynetEasy: saved-card payment ${live.client_orderid}: STATUS failed, kept ${live.state} (${(e as Error).message})`)
-    const known = live.gateway_order_id ? { orderId: live.gateway_order_id } : {}
-    return { data: { ...base, ...known, gatewayStatus: live.state === "approved" ? "approved" : "unknown" }, status: live.state === "approved" ? PaymentSessionStatus.CAPTURED : PaymentSessionStatus.PENDING }
+    return stillPending()
   }
   if (!reply) {
-    await updateCharge(live.id, { state: "not_sent", error_message: "the gateway has no such order" })
-    return undefined
+    const windowMs = ctx.options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS
+    if (live.state !== "approved" && pastProcessingWindow(live.created_at, new Date(), windowMs)) {
+      await flagUnshownCharge(ctx, live, data, windowMs)
+    }
+    return stillPending()
   }
   return record(live, fromStatus(base, reply))
+}
+
+/**
+ * A charge the gateway has not shown within its processing window: it stays live (no second charge for this
+ * collection) and its session's reconciliation watch is flagged, which puts it in the attention queue.
+ */
+async function flagUnshownCharge(ctx: ProviderContext, live: CardChargeRow, data: SavedCardData, windowMs: number): Promise<void> {
+  const note =
+    `the saved-card charge ${live.client_orderid} was sent, its reply was lost, and the gateway's STATUS has not shown it within the ` +
+    `processing window (${Math.round(windowMs / 60_000)} min). Nothing was sent again and no other charge can start for this payment: ` +
+    "check the order in the PaynetEasy back office"
+  if (live.error_message === note) return
+  await updateCharge(live.id, { error_message: note.slice(0, 500) })
+  const [session] = await container.resolve(Modules.PAYMENT).listPaymentSessions({ id: data.session_id }, { select: ["id", "provider_id"] })
+  if (!session) return
+  await ensureWatched(container, data.session_id, session.provider_id, new Date(live.created_at))
+  const [row] = await watchService(container).listPaynetEasyReconciliations({ session_id: data.session_id, target: SESSION_TARGET }, { take: 1 })
+  if (row && row.state === "pending") {
+    await watchService(container).updatePaynetEasyReconciliations({ id: row.id, state: "flagged", note, last_checked_at: new Date() })
+  }
+  ctx.logger?.warn(`PaynetEasy: saved-card payment ${live.client_orderid} not shown by the gateway within the processing window; flagged for a person`)
 }
 
 async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: SavedCardData, cvv: string | undefined): Promise<Outcome> {
@@ -201,16 +235,12 @@ async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: S
     description: ctx.options.orderDescription ?? DEFAULT_ORDER_DESCRIPTION,
     ip: typeof payer.ip === "string" && payer.ip ? payer.ip : "0.0.0.0",
     cvv,
-    callbackUrl: `${backend}/payneteasy/callback`,
+    callbackUrl: pluginCallbackUrl(backend),
   }).catch(async (e) => {
-    // the gateway refused the rebill itself (sendOnce: answered with an error): nothing was charged
+    // the gateway refused the rebill itself, or it certainly never left (rebillCard throws only then): nothing was charged
     await updateCharge(charge.id, { state: "not_sent", error_message: (e as Error).message?.slice(0, 500) ?? null })
     throw wrap("REBILL", e)
   })
-  if (result.kind === "absent") {
-    await updateCharge(charge.id, { state: "not_sent", error_message: "not received by the gateway" })
-    throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the saved-card payment; nothing was charged, please try again")
-  }
   if (result.kind === "unknown") {
     ctx.logger?.warn(`PaynetEasy: saved-card payment ${clientOrderId}: outcome unknown, kept pending for the callback or reconciliation (${result.reason})`)
     const known = result.orderId ? { orderId: result.orderId } : {}

@@ -19,6 +19,7 @@ import { isFinal, isNotFound } from "../connection"
 import { cardsClient } from "../connection/cards-config"
 import { statusFields } from "../../gateway/requests"
 import { orderIdOf } from "../../gateway/replies"
+import { LOCK_KEYS } from "../locks/lock-keys"
 
 const DETAIL: Record<VerificationOutcome, string> = {
   saved: "card verified by STATUS and saved",
@@ -49,7 +50,7 @@ export type VerificationOutcome = "saved" | "dropped" | "pending" | "not_verifyi
  * card list arriving together settle it once. Throws when the gateway cannot be asked (the caller retries).
  */
 export async function settleCardVerification(container: MedusaContainer, cardId: string): Promise<VerificationOutcome> {
-  return container.resolve(Modules.LOCKING).execute(`payneteasy:card-verification:${cardId}`, () => settleLocked(container, cardId), { timeout: 30 })
+  return container.resolve(Modules.LOCKING).execute(LOCK_KEYS.cardVerification(cardId), () => settleLocked(container, cardId), { timeout: 30 })
 }
 
 async function settleLocked(container: MedusaContainer, cardId: string): Promise<VerificationOutcome> {

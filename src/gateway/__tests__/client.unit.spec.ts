@@ -414,7 +414,7 @@ describe("failures", () => {
 
   it("the table: only pure reads and 3DS answers are re-sendable; card references and payout checks are not", () => {
     const resendable = Object.values(OPERATIONS).filter((o) => !o.movesMoney).map((o) => o.name).sort()
-    expect(resendable).toEqual(["CARDINFO", "STATUS", "TDS_UPLOAD_CRES_RESULT", "TDS_UPLOAD_METHOD_URL_RESULT", "TDS_UPLOAD_PARES_RESULT"])
+    expect(resendable).toEqual(["CARDINFO", "GET_BALANCE", "GET_BALANCE_MANAGER", "STATUS", "TDS_UPLOAD_CRES_RESULT", "TDS_UPLOAD_METHOD_URL_RESULT", "TDS_UPLOAD_PARES_RESULT"])
   })
 
   it("does not retry a read-only request on a validation error", async () => {

@@ -153,3 +153,15 @@ describe("interpretReply", () => {
     }
   })
 })
+
+describe("a reply that is a JSON list (get-balance)", () => {
+  it("keeps the records under balance-list, every number as its exact text", () => {
+    expect(parseGatewayBody('[ {"balance-amount":100.00, "name":"a"}, {"amount":12345678901234567.25} ]')).toEqual({
+      "balance-list": [{ "balance-amount": "100.00", name: "a" }, { amount: "12345678901234567.25" }],
+    })
+    expect(parseGatewayBody("[]")).toEqual({ "balance-list": [] })
+  })
+  it("refuses a list of anything but records", () => {
+    for (const body of ["[1,2]", '["a"]', "[[]]", "[null]", "[{]"]) expect(() => parseGatewayBody(body)).toThrow(GatewayProtocolError)
+  })
+})

@@ -5,7 +5,7 @@
  * of its reply schema), never from a hand list. Every TypeScript file under src/ outside gateway/ and sandbox/ is parsed
  * (comments are not code and are not read) and each string literal or identifier equal to a wire name is an offender,
  * unless the allow-list below says why that spelling is not the gateway's. A second check: no code outside src/gateway
- * hands an inline object of fields to the client (`.request(op, { … })`, `sendOnce(client, op, { … })`): every
+ * hands an inline object of fields to the client (`.request(op, { … })`, `sendMoneyRequest(client, { fields: { … } })`): every
  * operation is built by its typed builder in src/gateway/requests.ts (three-ds-upload.ts, recurring-update.ts,
  * callback.ts for the 3DS uploads, the schedule stop and callbacks) and read through src/gateway/replies.ts.
  * Test files (__tests__) are not scanned: they stand in for the gateway and check what goes over the wire.
@@ -81,13 +81,13 @@ const COLUMN_LISTS = ["core/recurring/reconcile-charges.ts"]
 const OUR_API: Array<{ names: string[]; files: string[]; reason: string }> = [
   {
     names: ["cvv2"],
-    files: ["api/store/payneteasy/validators.ts", "api/store/payneteasy/payment-sessions/[id]/saved-card/route.ts", "storefront/checkout.ts"],
-    reason: "the store API's saved-card payment body `{ cvv2? }` (docs/storefront.md)",
+    files: ["api/store/payneteasy/validators.ts", "api/store/payneteasy/payment-sessions/[id]/saved-card/route.ts", "storefront/checkout.ts", "api/store/payneteasy/payment-collections/[id]/pay/route.ts", "storefront/payment-link.ts"],
+    reason: "the store API's saved-card payment body `{ cvv2? }` (docs/storefront.md), also a payment link's pay body (and the kit that sends it)",
   },
   {
     names: ["redirect_url"],
-    files: ["api/store/payneteasy/cards/route.ts"],
-    reason: "the store API's add-card answer `{ redirect_url }` (integration-tests/http/saved-cards.spec.ts)",
+    files: ["api/store/payneteasy/cards/route.ts", "api/store/payneteasy/payment-collections/[id]/pay/route.ts", "core/payment-links/link-view.ts", "storefront/payment-link.ts"],
+    reason: "the store API's add-card and payment-link answers `{ redirect_url }` (saved-cards.spec.ts, payment-links.spec.ts), read by the kit's payment-link core",
   },
   {
     names: ["address1", "zip_code"],
@@ -146,7 +146,8 @@ function scan(file: string, wire: Set<string>): { names: Hit[]; inline: Hit[] } 
       const callee = n.expression
       const fieldsArg =
         ts.isPropertyAccessExpression(callee) && callee.name.text === "request" ? n.arguments[1]
-        : ts.isIdentifier(callee) && callee.text === "sendOnce" ? n.arguments[2]
+        : ts.isIdentifier(callee) && callee.text === "sendMoneyRequest" && n.arguments[1] && ts.isObjectLiteralExpression(n.arguments[1])
+          ? (n.arguments[1].properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(sf) === "fields") as ts.PropertyAssignment | undefined)?.initializer
         : undefined
       if (fieldsArg && ts.isObjectLiteralExpression(fieldsArg)) {
         inline.push({ file: rel, line: at(n), name: callee.getText(sf) })

@@ -313,13 +313,17 @@ class PaynetEasyModuleService extends MedusaService({
     const knex = knexOf(sharedContext)
     const lease = new Date(now.getTime() + leaseMs)
     const rows = await knex.raw(
-      `update payneteasy_reconciliation set next_check_at = ?, updated_at = now()
-       where id in (
+      // The due rows are chosen once, in a materialized CTE: as `where id in (select … limit … for update skip
+      // locked)`, Postgres may run the subquery again per row it updates and claim more than `limit` rows (a tick
+      // once checked 19 with a limit of 15, issue 54).
+      `with due as materialized (
          select id from payneteasy_reconciliation
          where state = 'pending' and deleted_at is null and next_check_at <= ?
          order by next_check_at asc limit ? for update skip locked)
-       returning id, session_id, provider_id, target, payment_id, state, started_at, next_check_at, last_checked_at, checks, last_status, note`,
-      [lease, now, limit]
+       update payneteasy_reconciliation r set next_check_at = ?, updated_at = now()
+       from due where r.id = due.id
+       returning r.id, r.session_id, r.provider_id, r.target, r.payment_id, r.state, r.started_at, r.next_check_at, r.last_checked_at, r.checks, r.last_status, r.note`,
+      [now, limit, lease]
     )
     return rows.rows as ReconciliationRow[]
   }

@@ -101,7 +101,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const data = tryReadData(input.data)
     if (savedCard.isSavedCardSession(data)) await savedCard.releaseSavedCardSession(this.ctx(), data)
-    const released = data ? await releaseDeleted(this.ctx(), data) : undefined
+    const released = data ? await releaseDeleted(this.ctx(), this.container, data) : undefined
     return { data: released ?? input.data }
   }
 
@@ -110,7 +110,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   }
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
-    return { data: await refund(this.ctx(), readData(withoutTransient(input.data)), input.context?.idempotency_key, input.amount) }
+    return { data: await refund(this.ctx(), this.container, readData(withoutTransient(input.data)), input.context?.idempotency_key, input.amount) }
   }
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {

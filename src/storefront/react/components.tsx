@@ -1,50 +1,44 @@
 /**
- * The kit's React components for the payment step and the return page, built on the core (../checkout.ts):
- * method info for dtc-starter's payment list, the hosted-page button, the direct card form with 3-D Secure, saved
- * cards, the return page and "try again". Markup is plain and unstyled (class names `pne-*`), labelled for people and
- * screen readers; the store styles it.
+ * The kit's React components for the payment step and the return page, built on the core (../checkout.ts): the
+ * review step's pay component for the cart's session (`PaynetEasyPayment`), the hosted-page button, the direct card
+ * form with 3-D Secure, saved cards, the return page and "try again". Markup is plain, with `pne-*` class names plus
+ * the store's own (`className`, `classNames`), labelled for people and screen readers; `styles.css` makes it look like
+ * form controls where a CSS reset (Tailwind's preflight) took that away.
  */
 import { useEffect, useRef, useState, type ReactNode } from "react"
 import {
-  deleteSavedCard, finishReturn, isPaynetEasy, listSavedCards, nextStep, payWithSavedCard, startPayment, submitCard,
-  type CartLike, type OrderLike, type PaymentOutcome, type ReturnParams, type SavedCard,
+  deleteSavedCard, finishReturn, isPaynetEasy, listSavedCards, nextStep, payWithSavedCard, readReturnParams, startPayment, submitCard,
+  type CartLike, type OrderLike, type PaymentOutcome, type PaymentSessionLike, type ReturnParams, type SavedCard,
 } from "../checkout"
 import { cardBrand, cardErrors, type CardBrand, type CardInput } from "../card"
 import { declineMessage, errorOutcome, format, type PaynetEasyMessages } from "../messages"
-import { usePaynetEasy } from "./context"
+import { paymentLinkPath } from "../payment-link"
+import { CardIcon, paymentMethodInfo } from "../methods"
+import { usePaynetEasy, useParts, type PaynetEasyClassNames } from "./context"
 import { payBlocked, statusRole, usePaymentRun, type RunState } from "./payment-run"
 
-/** A card icon (inline SVG, currentColor) for the payment method list. */
-export function CardIcon(props: { size?: number }) {
-  const s = props.size ?? 20
-  return (
-    <svg width={s} height={s} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
-      <rect x="2.5" y="5" width="19" height="14" rx="2" />
-      <path d="M2.5 9.5h19M6 15h4" />
-    </svg>
-  )
+/** The method list's title and icon (server-safe; kept here for client components that import them from this entry). */
+export { CardIcon, paymentMethodInfo }
+
+/** Props every kit component takes for its look. */
+export interface LookProps {
+  /** Added to the component's outer element. */
+  className?: string
+  /** Added to its parts (over the provider's `classNames`). */
+  classNames?: PaynetEasyClassNames
 }
 
-/**
- * Title and icon for a payment provider id, or undefined when it is not PaynetEasy — for dtc-starter's
- * `paymentInfoMap` lookup: `paymentMethodInfo(id, messages) ?? paymentInfoMap[id]`.
- */
-export function paymentMethodInfo(providerId: string | null | undefined, messages?: Pick<PaynetEasyMessages, "methodTitle">) {
-  if (!isPaynetEasy(providerId)) return undefined
-  return { title: messages?.methodTitle ?? "Card (PaynetEasy)", icon: <CardIcon /> }
-}
-
-function StatusLine({ state }: { state: RunState }) {
+function StatusLine({ state, part }: { state: RunState; part: ReturnType<typeof useParts> }) {
   if (state.status === "idle") return null
   return (
-    <p className={`pne-status pne-status-${state.status}`} role={statusRole(state)} data-status={state.status}>
+    <p className={part("status", `pne-status pne-status-${state.status}`)} role={statusRole(state)} data-status={state.status}>
       {state.message}
     </p>
   )
 }
 
 /** Props shared by the pay components. */
-export interface PayProps {
+export interface PayProps extends LookProps {
   cart: CartLike
   /** The PaynetEasy registration, e.g. "pp_payneteasy_payneteasy". */
   providerId: string
@@ -52,21 +46,33 @@ export interface PayProps {
   onOrder?: (order: OrderLike) => void
 }
 
-/** The hosted-page button: creates the session with the payer's details and sends the shopper to the gateway's page. */
-export function HostedPayButton({ cart, providerId, saveCard, onOrder, children }: PayProps & { saveCard?: boolean; children?: ReactNode }) {
-  const { sdk, messages, formatAmount } = usePaynetEasy()
+/**
+ * The hosted-page button: sends the shopper to the gateway's page of `session` (the cart's session made by the
+ * storefront's payment step), or creates a session with the payer's details first when there is none.
+ */
+export function HostedPayButton({ cart, providerId, session, saveCard, onOrder, children, className, classNames }: PayProps & {
+  /** An existing hosted session of the cart to pay (its page); without it the button creates one. */
+  session?: PaymentSessionLike
+  saveCard?: boolean
+  children?: ReactNode
+}) {
+  const { store, messages, formatAmount } = usePaynetEasy()
+  const part = useParts(classNames, className)
   const { state, run } = usePaymentRun(cart.id, onOrder)
+  const usable = session && !saveCard ? nextStep(session) : undefined
   return (
-    <div className="pne-hosted">
+    <div className={part("root", "pne-hosted")}>
       <button
         type="button"
-        className="pne-pay"
+        className={part("button", "pne-pay")}
         disabled={payBlocked(state)}
-        onClick={() => run(async () => nextStep(await startPayment(sdk, cart, { providerId, saveCard })), messages.redirecting, true)}
+        onClick={() =>
+          run(async () => (usable?.type === "redirect" ? usable : nextStep(await startPayment(store, cart, { providerId, saveCard }))), messages.redirecting, true)
+        }
       >
         {children ?? format(messages.payOnPaymentPage, { amount: formatAmount(cart.total, cart.currency_code) })}
       </button>
-      <StatusLine state={state} />
+      <StatusLine state={state} part={part} />
     </div>
   )
 }
@@ -79,18 +85,28 @@ const FIELD_MESSAGE: Record<keyof CardInput, keyof PaynetEasyMessages> = {
 }
 
 /**
- * The direct card form: number (Luhn and brand checked as typed), expiry, CVV, holder. On Pay it creates the
- * direct-flow session (once; a declined card can be retyped on the same session), posts the card only to the plugin's
- * card route, and follows the answer: 3-D Secure (redirect or the gateway's self-submitting HTML), the order, a
- * decline message. The card lives in the inputs only: it is read at submit, never put in React state, and the
- * number and CVV inputs are cleared after every attempt.
+ * The direct card form: number (Luhn and brand checked as typed), expiry, CVV, holder. On Pay it uses `sessionId`
+ * (the cart's direct-flow session from the storefront's payment step) or creates the session (once; a declined card
+ * can be retyped on the same session; a fresh one when the shopper ticks "save this card"), posts the card only to
+ * the plugin's card route, from the browser, and follows the answer: 3-D Secure (redirect or the gateway's
+ * self-submitting HTML), the order, a decline message. The card lives in the inputs only: it is read at submit, never
+ * put in React state, and the number and CVV inputs are cleared after every attempt.
  */
-export function DirectCardForm({ cart, providerId, saveCard, onOrder }: PayProps & { saveCard?: boolean }) {
-  const { sdk, messages, formatAmount } = usePaynetEasy()
+export function DirectCardForm({ cart, providerId, sessionId: given, saveCard, offerSaveCard, onOrder, className, classNames }: PayProps & {
+  /** The cart's direct-flow session to post the card to; without it the form creates one. */
+  sessionId?: string
+  /** Always keep the card (the session is created with `save_card`). */
+  saveCard?: boolean
+  /** Show a "save this card" checkbox (for a signed-in customer; the session is made through `server` when given). */
+  offerSaveCard?: boolean
+}) {
+  const { sdk, store, messages, formatAmount } = usePaynetEasy()
+  const part = useParts(classNames, className)
   const { state, run, setState } = usePaymentRun(cart.id, onOrder)
   const [brand, setBrand] = useState<CardBrand>("unknown")
   const [invalid, setInvalid] = useState<Array<keyof CardInput>>([])
-  const sessionId = useRef<string | undefined>(undefined)
+  const sessionId = useRef<string | undefined>(saveCard ? undefined : given)
+  const savedWith = useRef<boolean>(false)
   const form = useRef<HTMLFormElement>(null)
 
   const onSubmit = (e: { preventDefault(): void }) => {
@@ -98,6 +114,7 @@ export function DirectCardForm({ cart, providerId, saveCard, onOrder }: PayProps
     const f = form.current!
     const read = (name: string) => (f.elements.namedItem(name) as HTMLInputElement).value
     const card: CardInput = { number: read("pne-number"), expiry: read("pne-expiry"), cvv: read("pne-cvv"), holder: read("pne-holder") }
+    const keep = !!saveCard || (f.elements.namedItem("pne-save-card") as HTMLInputElement | null)?.checked === true
     const errors = cardErrors(card)
     setInvalid(errors)
     if (errors.length > 0) {
@@ -106,8 +123,11 @@ export function DirectCardForm({ cart, providerId, saveCard, onOrder }: PayProps
     }
     void run(async () => {
       try {
-        if (!sessionId.current) sessionId.current = (await startPayment(sdk, cart, { providerId, saveCard })).id
-        const step = await submitCard(sdk, sessionId.current, card, { cartId: cart.id })
+        if (!sessionId.current || keep !== savedWith.current) {
+          sessionId.current = (await startPayment(store, cart, { providerId, saveCard: keep })).id
+          savedWith.current = keep
+        }
+        const step = await submitCard(sdk, sessionId.current, card, { cartId: cart.id, store })
         if (step.type === "declined") sessionId.current = step.sessionId
         return step
       } finally {
@@ -116,17 +136,19 @@ export function DirectCardForm({ cart, providerId, saveCard, onOrder }: PayProps
     })
   }
 
+  const input = part("input", "pne-input")
   const field = (name: keyof CardInput, label: string, props: Record<string, string>) => (
-    <label className={`pne-field pne-field-${name}`}>
-      <span>{label}</span>
-      <input name={`pne-${name}`} aria-invalid={invalid.includes(name)} required {...props} />
+    <label className={part("field", `pne-field pne-field-${name}`)}>
+      <span className={part("label", "pne-label")}>{label}</span>
+      <input className={input} name={`pne-${name}`} aria-invalid={invalid.includes(name)} required {...props} />
     </label>
   )
   return (
-    <form ref={form} className="pne-card-form" onSubmit={onSubmit} noValidate data-brand={brand}>
-      <label className="pne-field pne-field-number">
-        <span>{messages.cardNumber}</span>
+    <form ref={form} className={part("root", "pne-card-form")} onSubmit={onSubmit} noValidate data-brand={brand}>
+      <label className={part("field", "pne-field pne-field-number")}>
+        <span className={part("label", "pne-label")}>{messages.cardNumber}</span>
         <input
+          className={input}
           name="pne-number"
           inputMode="numeric"
           autoComplete="cc-number"
@@ -139,20 +161,28 @@ export function DirectCardForm({ cart, providerId, saveCard, onOrder }: PayProps
       {field("expiry", messages.expiry, { autoComplete: "cc-exp", placeholder: "MM/YY", inputMode: "numeric" })}
       {field("cvv", messages.cvv, { autoComplete: "cc-csc", inputMode: "numeric", maxLength: "4" })}
       {field("holder", messages.holder, { autoComplete: "cc-name" })}
-      <button type="submit" className="pne-pay" disabled={payBlocked(state)}>
+      {offerSaveCard && !saveCard && (
+        <label className={part("field", "pne-field pne-field-save")}>
+          <input type="checkbox" className={part("choice", "pne-choice")} name="pne-save-card" />
+          <span className={part("label", "pne-label")}>{messages.saveCard}</span>
+        </label>
+      )}
+      <button type="submit" className={part("button", "pne-pay")} disabled={payBlocked(state)}>
         {format(messages.payButton, { amount: formatAmount(cart.total, cart.currency_code) })}
       </button>
-      <StatusLine state={state} />
+      <StatusLine state={state} part={part} />
     </form>
   )
 }
 
 /**
  * The logged-in customer's saved cards: list, choose one, type its CVV when the store asks for it (`askCvv`), pay
- * (through `payWithSavedCard`), or remove a card.
+ * (through `payWithSavedCard`), or remove a card. Every request needs the customer: give the provider `server` (the
+ * storefront's server action adds the httpOnly auth cookie) or an `sdk` that is signed in.
  */
-export function SavedCards({ cart, providerId, onOrder, askCvv = false }: PayProps & { askCvv?: boolean }) {
-  const { sdk, messages } = usePaynetEasy()
+export function SavedCards({ cart, providerId, onOrder, askCvv = false, className, classNames }: PayProps & { askCvv?: boolean }) {
+  const { store, messages } = usePaynetEasy()
+  const part = useParts(classNames, className)
   const { state, run } = usePaymentRun(cart.id, onOrder)
   const [cards, setCards] = useState<SavedCard[] | undefined>(undefined)
   const [chosen, setChosen] = useState<string | undefined>(undefined)
@@ -160,30 +190,37 @@ export function SavedCards({ cart, providerId, onOrder, askCvv = false }: PayPro
 
   useEffect(() => {
     let live = true
-    listSavedCards(sdk).then((c) => live && (setCards(c), setChosen(c[0]?.id)), () => live && setCards([]))
+    listSavedCards(store).then((c) => live && (setCards(c), setChosen(c[0]?.id)), () => live && setCards([]))
     return () => {
       live = false
     }
-  }, [sdk])
+  }, [store])
 
   if (!cards) return null
-  if (cards.length === 0) return <p className="pne-saved-empty">{messages.noSavedCards}</p>
+  if (cards.length === 0) return <p className={part("root", "pne-saved-empty")}>{messages.noSavedCards}</p>
   const label = (c: SavedCard) => format(messages.useSavedCard, { brand: c.brand ?? "", last4: c.last4 ?? "" })
   return (
-    <fieldset className="pne-saved">
-      <legend>{messages.savedCards}</legend>
+    <fieldset className={part("root", "pne-saved")}>
+      <legend className={part("label", "pne-label")}>{messages.savedCards}</legend>
       {cards.map((c) => (
-        <div key={c.id} className="pne-saved-card">
-          <label>
-            <input type="radio" name="pne-saved-card" value={c.id} checked={chosen === c.id} onChange={() => setChosen(c.id)} />
-            {`${c.brand ?? ""} •••• ${c.last4 ?? ""} ${c.exp_month ?? ""}/${c.exp_year ?? ""}`}
+        <div key={c.id} className={part("savedCard", "pne-saved-card")}>
+          <label className={part("field", "pne-field pne-field-saved")}>
+            <input
+              type="radio"
+              className={part("choice", "pne-choice")}
+              name="pne-saved-card"
+              value={c.id}
+              checked={chosen === c.id}
+              onChange={() => setChosen(c.id)}
+            />
+            <span className={part("label", "pne-label")}>{`${c.brand ?? ""} •••• ${c.last4 ?? ""} ${c.exp_month ?? ""}/${c.exp_year ?? ""}`}</span>
           </label>
           <button
             type="button"
-            className="pne-delete"
+            className={part("secondaryButton", "pne-delete")}
             aria-label={`${messages.deleteCard} ${c.last4 ?? ""}`}
             onClick={async () => {
-              await deleteSavedCard(sdk, c.id)
+              await deleteSavedCard(store, c.id)
               setCards(cards.filter((x) => x.id !== c.id))
               if (chosen === c.id) setChosen(undefined)
             }}
@@ -193,29 +230,60 @@ export function SavedCards({ cart, providerId, onOrder, askCvv = false }: PayPro
         </div>
       ))}
       {askCvv && (
-        <label className="pne-field pne-field-cvv">
-          <span>{messages.cvv}</span>
-          <input ref={cvv} name="pne-saved-cvv" inputMode="numeric" autoComplete="cc-csc" maxLength={4} />
+        <label className={part("field", "pne-field pne-field-cvv")}>
+          <span className={part("label", "pne-label")}>{messages.cvv}</span>
+          <input ref={cvv} className={part("input", "pne-input")} name="pne-saved-cvv" inputMode="numeric" autoComplete="cc-csc" maxLength={4} />
         </label>
       )}
       {chosen && (
         <button
           type="button"
-          className="pne-pay"
+          className={part("button", "pne-pay")}
           disabled={payBlocked(state)}
           onClick={() =>
             run(async () => {
               const code = cvv.current?.value
               if (cvv.current) cvv.current.value = ""
-              return payWithSavedCard(sdk, cart, { providerId, cardId: chosen, cvv: code || undefined })
+              return payWithSavedCard(store, cart, { providerId, cardId: chosen, cvv: code || undefined })
             })
           }
         >
           {label(cards.find((c) => c.id === chosen)!)}
         </button>
       )}
-      <StatusLine state={state} />
+      <StatusLine state={state} part={part} />
     </fieldset>
+  )
+}
+
+/** The cart's newest PaynetEasy session that can still be paid (pending), or undefined. */
+export function payableSession(cart: CartLike): PaymentSessionLike | undefined {
+  const sessions = (cart.payment_collection?.payment_sessions ?? []).filter((s) => isPaynetEasy(s.provider_id) && s.status === "pending")
+  return sessions[sessions.length - 1]
+}
+
+/**
+ * The review step's PaynetEasy part, for the session the storefront's payment step made on the cart
+ * (`paymentSessionData`): the hosted flow's button to the gateway's page, or the direct flow's card form; with
+ * `savedCards` (a signed-in customer) the saved cards above the form, and the card form offers to save the card.
+ * Renders nothing when the cart has no PaynetEasy session to pay.
+ */
+export function PaynetEasyPayment({ cart, onOrder, savedCards = false, askCvv, className, classNames }: Omit<PayProps, "providerId"> & {
+  /** The shopper is signed in: list their saved cards and offer to save the typed one. */
+  savedCards?: boolean
+  /** The store asks for a saved card's CVV. */
+  askCvv?: boolean
+}) {
+  const session = payableSession(cart)
+  if (!session) return null
+  const providerId = session.provider_id
+  const look = { className, classNames }
+  if (session.data?.flow === "hosted") return <HostedPayButton cart={cart} providerId={providerId} session={session} onOrder={onOrder} {...look} />
+  return (
+    <>
+      {savedCards && <SavedCards cart={cart} providerId={providerId} onOrder={onOrder} askCvv={askCvv} {...look} />}
+      <DirectCardForm cart={cart} providerId={providerId} sessionId={session.id} offerSaveCard={savedCards} onOrder={onOrder} {...look} />
+    </>
   )
 }
 
@@ -223,24 +291,27 @@ export function SavedCards({ cart, providerId, onOrder, askCvv = false }: PayPro
  * "Try again" after a decline or an abandoned hosted page: starts a fresh session on the cart (a new gateway order)
  * and follows it — to the hosted page, or, for the direct flow, hands the session over to `onCardNeeded`.
  */
-export function PayAgainButton({ cartId, providerId, onOrder, onCardNeeded }: {
+export function PayAgainButton({ cartId, providerId, onOrder, onCardNeeded, className, classNames }: LookProps & {
   cartId: string
   providerId: string
   onOrder?: (order: OrderLike) => void
   onCardNeeded?: () => void
 }) {
-  const { sdk, messages } = usePaynetEasy()
+  const { store, messages } = usePaynetEasy()
+  const part = useParts(classNames, className)
   const { state, run } = usePaymentRun(cartId, onOrder)
   return (
-    <div className="pne-pay-again">
+    <div className={part("root", "pne-pay-again")}>
       <button
         type="button"
-        className="pne-pay"
+        className={part("button", "pne-pay")}
         disabled={state.status === "working"}
         onClick={() =>
           run(async () => {
-            const { cart } = await sdk.store.cart.retrieve(cartId, { fields: "*payment_collection,*billing_address,*shipping_address,email,total,currency_code" })
-            const step = nextStep(await startPayment(sdk, cart as CartLike, { providerId }))
+            const { cart } = await store.client.fetch<{ cart: CartLike }>(`/store/carts/${encodeURIComponent(cartId)}`, {
+              query: { fields: "id,*payment_collection,*billing_address,*shipping_address,email,total,currency_code" },
+            })
+            const step = nextStep(await startPayment(store, cart, { providerId }))
             if (step.type === "card") onCardNeeded?.()
             return step
           }, messages.redirecting, true)
@@ -248,7 +319,7 @@ export function PayAgainButton({ cartId, providerId, onOrder, onCardNeeded }: {
       >
         {messages.payAgain}
       </button>
-      <StatusLine state={state} />
+      <StatusLine state={state} part={part} />
     </div>
   )
 }
@@ -261,16 +332,30 @@ export type ReturnState =
   | { status: "failed"; message: string }
 
 /**
- * The return page's logic: reads the return URL (default: the current location), waits for the order, and reports
- * confirming → settled (order / declined / pending).
+ * The return page's logic in the browser: reads the return URL (default: the current location), waits for the order,
+ * and reports confirming → settled (order / declined / pending). `onSettled` runs once with the outcome (clear the
+ * storefront's cart there when it is an order). A storefront whose cart or auth cookies are `SameSite=Strict` uses
+ * the server's `createReturnHandler` instead: those cookies are not sent on the return from the gateway's site.
  */
-export function usePaymentReturn(url?: string, timeoutMs?: number): ReturnState {
-  const { sdk, messages } = usePaynetEasy()
+export function usePaymentReturn(url?: string, timeoutMs?: number, onSettled?: (outcome: PaymentOutcome & { params: ReturnParams }) => void): ReturnState {
+  const { store, messages } = usePaynetEasy()
   const [state, setState] = useState<ReturnState>({ status: "confirming" })
+  const settled = useRef(onSettled)
+  settled.current = onSettled
   useEffect(() => {
     const ctrl = new AbortController()
-    finishReturn(sdk, url ?? window.location.href, { signal: ctrl.signal, timeoutMs })
-      .then((o) => setState({ ...o, status: "settled" }))
+    const href = url ?? window.location.href
+    // a payment link's return (no cart to complete) goes back to the link's page, as createReturnHandler sends it
+    const link = readReturnParams(href)
+    if (link.paymentCollectionId && !link.cartId) {
+      window.location.replace(new URL(`..${paymentLinkPath(link.paymentCollectionId, link.orderId, { returned: true })}`, href).toString())
+      return () => ctrl.abort()
+    }
+    finishReturn(store, href, { signal: ctrl.signal, timeoutMs })
+      .then((o) => {
+        setState({ ...o, status: "settled" })
+        settled.current?.(o)
+      })
       // a failure while confirming is not a decline: unless the request was refused outright, the payment may be in
       // progress, so the page says it is being confirmed and offers no "Try again"
       .catch((e) => {
@@ -279,7 +364,7 @@ export function usePaymentReturn(url?: string, timeoutMs?: number): ReturnState 
         setState(out.status === "pending" ? { status: "settled", type: "pending", params: {} } : { status: "failed", message: out.message })
       })
     return () => ctrl.abort()
-  }, [sdk, messages, url, timeoutMs])
+  }, [store, messages, url, timeoutMs])
   return state
 }
 
@@ -287,31 +372,34 @@ export function usePaymentReturn(url?: string, timeoutMs?: number): ReturnState 
  * The storefront's return page: "confirming…", then the order (or `renderOrder(order)`), or the decline reason with
  * a "Try again" button (`providerId`: the registration to pay with again; default the hosted one that returned here).
  */
-export function PaymentReturn({ providerId, renderOrder, onCardNeeded, timeoutMs }: {
+export function PaymentReturn({ providerId, renderOrder, onCardNeeded, onSettled, timeoutMs, className, classNames }: LookProps & {
   providerId?: string
   renderOrder?: (order: OrderLike) => ReactNode
   onCardNeeded?: () => void
+  onSettled?: (outcome: PaymentOutcome & { params: ReturnParams }) => void
   timeoutMs?: number
 }) {
   const { messages } = usePaynetEasy()
-  const state = usePaymentReturn(undefined, timeoutMs)
-  if (state.status === "confirming") return <p className="pne-status pne-status-working" role="status">{messages.confirming}</p>
-  if (state.status === "failed") return <p className="pne-status pne-status-error" role="alert">{state.message}</p>
+  const part = useParts(classNames, className)
+  const state = usePaymentReturn(undefined, timeoutMs, onSettled)
+  const status = (kind: string) => part("status", `pne-status pne-status-${kind}`)
+  if (state.status === "confirming") return <p className={status("working")} role="status">{messages.confirming}</p>
+  if (state.status === "failed") return <p className={status("error")} role="alert">{state.message}</p>
   if (state.type === "order") {
     return renderOrder ? <>{renderOrder(state.order)}</> : (
-      <p className="pne-status pne-status-done" role="status" data-order-id={state.order.id}>
+      <p className={status("done")} role="status" data-order-id={state.order.id}>
         {format(messages.orderPlaced, { display_id: state.order.display_id })}
       </p>
     )
   }
   if (state.type === "pending" || state.type === "action") {
-    return <p className="pne-status pne-status-pending" role="status">{messages.notConfirmed}</p>
+    return <p className={status("pending")} role="status">{messages.notConfirmed}</p>
   }
   return (
-    <div className="pne-return-declined">
-      <p className="pne-status pne-status-declined" role="alert">{declineMessage(messages, state.error)}</p>
+    <div className={part("root", "pne-return-declined")}>
+      <p className={status("declined")} role="alert">{declineMessage(messages, state.error)}</p>
       {state.params.cartId && (
-        <PayAgainButton cartId={state.params.cartId} providerId={providerId ?? "pp_payneteasy_payneteasy"} onCardNeeded={onCardNeeded} />
+        <PayAgainButton cartId={state.params.cartId} providerId={providerId ?? "pp_payneteasy_payneteasy"} onCardNeeded={onCardNeeded} classNames={classNames} />
       )}
     </div>
   )

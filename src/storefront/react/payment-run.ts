@@ -21,7 +21,7 @@ export type RunState =
 
 /** The state plus `run(work)`: `work` returns a step; the rest is handled here. */
 export function usePaymentRun(cartId: string | undefined, onOrder?: (order: OrderLike) => void) {
-  const { sdk, messages } = usePaynetEasy()
+  const { store, messages } = usePaynetEasy()
   const [state, setState] = useState<RunState>({ status: "idle" })
 
   const settle = useCallback(
@@ -64,13 +64,13 @@ export function usePaymentRun(cartId: string | undefined, onOrder?: (order: Orde
         if (step.type === "declined") return settle({ type: "declined", error: step.error })
         if (step.type === "card") return setState({ status: "idle" })
         if (!cartId) throw new Error("no cart")
-        settle(await waitForOrder(sdk, cartId, { onPending: () => setState({ status: "working", message: messages.confirming }) }))
+        settle(await waitForOrder(store, cartId, { onPending: () => setState({ status: "working", message: messages.confirming }) }))
       } catch (e) {
         // never the server's raw text (ids); a failure that may hide a payment in progress is "confirming", not an error
         setState(errorOutcome(messages, e))
       }
     },
-    [sdk, cartId, messages, settle]
+    [store, cartId, messages, settle]
   )
 
   return { state, setState, run, settle }

@@ -49,45 +49,30 @@ import type { SessionInfo } from "../../core/callbacks/verify"
 import { readCallbackRows, readForPlan, type PaymentLinks } from "../../core/callbacks/processing-reads"
 import { runRenewalOrder } from "./recurring/renewal-order"
 import { processPayoutCallback } from "../../core/payouts/payout-callback"
-import { rowKindOf } from "../../core/callbacks/order-kinds"
+import { isDone, laterEventPlan, planCallback, type Plan } from "../../core/callbacks/callback-plan"
 import { settleCardVerificationCallback } from "../../core/saved-cards/verification-callback"
 import { processRecurringCharge } from "../../core/recurring/charge-callback"
-import { giveBackOrphanedPayment, isGiveBackNotice, isOwnOrder } from "../../core/callbacks/orphaned-payment"
+import { giveBackOrphanedPayment, isOwnOrder } from "../../core/callbacks/orphaned-payment"
 import { observeCallbackProcessing } from "../../core/callbacks/processing-telemetry"
+import { LOCK_KEYS } from "../../core/locks/lock-keys"
 
 export { CALLBACK_RECEIVED } from "../../core/callbacks/callback-queue"
 export const PROCESS_CALLBACK_WORKFLOW = "payneteasy-process-callback"
 
 /** Transaction types that carry the session's own outcome; everything else is a later event on the order. */
-const INITIAL_TYPES = new Set(["sale", "preauth"])
-
-export function isInitialType(type: string): boolean {
-  return INITIAL_TYPES.has(type.trim().toLowerCase())
-}
-
 const SESSION_LOCK_TIMEOUT_S = 60
 const SESSION_LOCK_TTL_S = 120
 
 type Outcome = CallbackRow["outcome"]
 type Result = { outcome: Outcome; detail: string }
-type Plan =
-  | { kind: "done" }
-  | ({ kind: "final" } & Result)
-  | { kind: "later"; fact: ConfirmedEventFact; paymentCollectionId: string }
-  | { kind: "initial"; callbackStatus: string; session: SessionInfo; links?: PaymentLinks }
-  | { kind: "payout" }
-  | { kind: "card_verification" }
-  | { kind: "recurring" }
-  | { kind: "orphan" }
 
 const service = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 const readRow = async (container: MedusaContainer, id: string) =>
   (await service(container).retrievePaynetEasyCallback(id))
-const isDone = (row: CallbackRow) => row.outcome === "processed" || row.outcome === "ignored" || row.outcome === "flagged"
 
 /** The lock a callback is processed under: its session's (or, with none, its gateway order's). A row never changes it. */
 const callbackLockKey = (row: Pick<CallbackRow, "session_id" | "orderid">): string =>
-  `payneteasy:session:${row.session_id ?? row.orderid}`
+  LOCK_KEYS.session(row.session_id ?? row.orderid)
 
 /** Reads the row under the lock and decides what to do; asks STATUS for a later event (read-only, nothing to undo). */
 const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { callbackId: string }, { container }) => {
@@ -95,54 +80,16 @@ const planCallbackStep = createStep("payneteasy-plan-callback", async (input: { 
   return new StepResponse({ plan: await planFor(container, row, session, links), row })
 })
 
-/** `session`, `links`: the row's PaynetEasy session and where it leads, read with the row (readForPlan). */
+/** `session`, `links`: the row's PaynetEasy session and where it leads, read with the row (readForPlan). The decisions
+ *  are core/callbacks/callback-plan.ts; here the STATUS that confirms a later event is asked, and warnings logged. */
 async function planFor(container: MedusaContainer, row: CallbackRow, session: SessionInfo | undefined, links?: PaymentLinks): Promise<Plan> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const final = (outcome: Outcome, detail: string): Plan => ({ kind: "final", outcome, detail })
-  if (isDone(row)) return { kind: "done" }
-  if (row.source !== "callback") return final("ignored", "a shopper return never counts as the outcome")
-  const rowKind = rowKindOf(row.client_orderid)?.name
-  if (rowKind) return { kind: rowKind }
-  if (!session) {
-    // An order this plugin registered (its callback carries our tag): its approved payment is given back, once; the
-    // gateway's notice of that give-back needs nobody (core/callbacks/orphaned-payment.ts).
-    if (isOwnOrder(container, row)) {
-      if (isInitialType(row.type) && row.status === "approved") return { kind: "orphan" }
-      if (isGiveBackNotice(row)) return final("ignored", `${row.type} ${row.status} on an order whose payment session Medusa had deleted: the gateway's notice of its give-back`)
-    }
-    if (row.status === "approved") {
-      logger.warn(
-        `PaynetEasy: APPROVED ${row.type} for a payment session Medusa no longer has (orderid ${row.orderid}, client_orderid ${row.client_orderid}, amount ${row.amount ?? "?"} ${row.currency ?? ""}): the shopper may have paid with no order; callback ${row.id} flagged — refund or void it in the gateway's back office, or make the order by hand`
-      )
-      return final(
-        "flagged",
-        `approved ${row.type} for a payment session that no longer exists (deleted after a cart change?): the shopper may have been charged with no order; a person must refund/void it at the gateway or create the order`
-      )
-    }
-    logger.warn(
-      `PaynetEasy: genuine callback ${row.id} (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.type} ${row.status}) for an order Medusa does not know; check it in the gateway's back office`
-    )
-    return final("ignored", "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it")
-  }
-  if (isInitialType(row.type)) {
-    return { kind: "initial", callbackStatus: row.status, session, links }
-  }
-  const confirmation = await confirmCallbackEvent(container, row, session.payment_collection_id)
-  if (!confirmation.confirmed) {
-    logger.warn(
-      `PaynetEasy: callback ${row.id} (${row.type} ${row.status} on order ${row.orderid}) is not confirmed by the gateway and was not recorded on any order: ${confirmation.reason}`
-    )
-    return final("ignored", `not confirmed by STATUS: ${confirmation.reason}`)
-  }
-  const e = confirmation.event
-  return {
-    kind: "later",
-    paymentCollectionId: session.payment_collection_id,
-    fact: {
-      logId: row.id, source: "callback", sessionId: row.session_id, orderid: row.orderid, type: e.type, status: e.status,
-      amount: e.amount, currency: e.currency, serial: e.serial, reason: e.errorMessage ?? e.errorCode ?? null, receivedAt: row.received_at,
-    },
-  }
+  const first = planCallback(row, session, links, { ownOrder: !session && isOwnOrder(container, row) })
+  if (first.warning) logger.warn(first.warning)
+  if (first.plan.kind !== "confirm" || !session) return first.plan as Plan
+  const later = laterEventPlan(row, session, await confirmCallbackEvent(container, row, session.payment_collection_id))
+  if (later.warning) logger.warn(later.warning)
+  return later.plan
 }
 
 /** A payout's callback: the payout's own path decides by STATUS, under the payout's lock (payouts/payout-callback.ts). */

@@ -12,6 +12,13 @@
  *                         (source `reconcile`, outcome `flagged`) and the order's metadata.payneteasy_events
  *                         (reflect-later-event.ts). We never create or delete Medusa Captures / Refunds here.
  * - still not final     → next check on the backoff; after an hour the watch is flagged for a person.
+ * - not shown yet       → an entry whose request's reply was lost and whose STATUS did not show it yet (no serial,
+ *                         `afterSerial` = the order's latest serial before it was sent; core/checkout/follow-up.ts):
+ *                         STATUS is asked for the order's latest transaction; a new serial of the entry's kind is its
+ *                         transaction (its status decides as above); the same serial means the gateway may still be
+ *                         processing it: next check on the backoff, and once the processing window
+ *                         (`processingWindowMs`, core/connection/money-request.ts) has passed since it was sent, the
+ *                         watch is flagged for a person (an attention item). Nothing is ever sent again.
  * Race with an admin capture/refund running at the same moment: the payment module writes the provider's data back
  * from a read it made before our write, which can put `processing` back on the entry. Discovery repairs that: an
  * entry still pending whose watch already ended with a final gateway status gets that status again (no gateway call).
@@ -22,29 +29,19 @@ import { createStep, createWorkflow, StepResponse, transform, when, WorkflowResp
 import { laterEventType, type PaynetEasyClient } from "../../gateway"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { scrub } from "../../gateway/scrub"
-import { GIVE_UP_AFTER_MS, nextCheckAt } from "../../core/reconciliation/backoff"
+import { GIVE_UP_AFTER_MS } from "../../core/reconciliation/backoff"
 import { isApproved, isFinal, parseGatewayStatus } from "../../gateway/statuses"
-import { GATEWAY_TYPE, findEntry, type LedgerKind, type LedgerEntryView, parseTarget, pendingEntries, withEntry, withFinalStatus } from "../../core/checkout/ledger"
-import { statusClientFor } from "../../core/connection"
+import { GATEWAY_TYPE, claimedSerials, findEntry, type LedgerKind, type LedgerEntryView, parseTarget, pendingEntries, withEntry, withFinalStatus } from "../../core/checkout/ledger"
+import { DEFAULT_PROCESSING_WINDOW_MS, providerOptionsFor, statusClientFor } from "../../core/connection"
 import { statusFields } from "../../gateway/requests"
 import { callbackParams } from "../../gateway/callback"
 import { errorCodeOf, errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { reflectLaterEvent, removeReflectedEvent, type ConfirmedEventFact } from "../../core/callbacks/reflect-later-event"
 import { updateWatchStep } from "./steps/update-watch"
-import { ensureWatched, watchService as service, watchUpdate, type WatchUpdate } from "../../core/reconciliation/watch"
+import { ensureWatched, watchService as service } from "../../core/reconciliation/watch"
+import { latestSpeaksFor, ledgerCheck, type EntryView, type LedgerLook, type PaymentRow, type StatusAnswer } from "../../core/reconciliation/ledger-check"
 
 export const RECONCILE_LEDGER_ENTRY_WORKFLOW = "payneteasy-reconcile-ledger-entry"
-type CheckVerdict = "settled" | "pending" | "flagged"
-
-type PaymentRow = {
-  id: string
-  provider_id: string
-  payment_session_id: string
-  payment_collection_id: string
-  data: Record<string, unknown> | null
-  captures?: Array<{ id: string; created_at: string | Date }>
-  refunds?: Array<{ id: string; created_at: string | Date }>
-}
 
 const PAYMENT_FIELDS = [
   "id", "provider_id", "payment_session_id", "payment_collection_id", "data", "captures.id", "captures.created_at",
@@ -111,18 +108,18 @@ export async function discoverLedger(container: MedusaContainer, now: Date, prov
   return added
 }
 
-type StatusAnswer = { status: string; errorCode?: string; errorMessage?: string; serial?: string }
-
-async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>, kind: LedgerKind, serial?: string): Promise<StatusAnswer> {
+async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>, kind: LedgerKind, serial?: string, afterSerial?: string): Promise<StatusAnswer> {
   const reply = await client.request("STATUS", statusFields({
     clientOrderId: String(data.clientOrderId ?? ""),
     orderId: typeof data.orderId === "string" ? data.orderId : undefined,
     serialNumber: serial,
   }))
-  // Without a serial number STATUS describes the order's latest transaction: it only speaks for this entry when it
-  // is of the same kind; otherwise we cannot tell, and the entry stays pending.
-  if (!serial && laterEventType(transactionTypeOf(reply)) !== GATEWAY_TYPE[kind]) {
-    return { status: "unknown" }
+  // Without a serial number STATUS describes the order's latest transaction: whether it speaks for this entry is
+  // core/reconciliation/ledger-check.ts latestSpeaksFor; otherwise the entry stays pending.
+  if (!serial) {
+    const speaks = latestSpeaksFor({ afterSerial }, { serial: serialNumberOf(reply), type: laterEventType(transactionTypeOf(reply)) }, kind, claimedSerials(data))
+    if (speaks === "not-shown-yet") return { status: "unknown", notShownYet: true }
+    if (speaks === "unclear") return { status: "unknown" }
   }
   return {
     status: parseGatewayStatus(reply.status),
@@ -131,8 +128,6 @@ async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>
     serial: serialNumberOf(reply),
   }
 }
-
-type EntryView = { id: string; amount?: string; currency?: string; serialNumber?: string }
 
 /** Records a declined ledger entry in the callback log (flagged) and on the order; returns what was written. */
 async function flagDeclined(
@@ -175,11 +170,6 @@ async function flagDeclined(
   return { detail, logId: logRow.id, fact, created }
 }
 
-type LedgerLook =
-  | { gone: true }
-  | { gone: false; kind: LedgerKind; payment: PaymentRow; entry: EntryView; answer: StatusAnswer }
-
-/** Reads the watched entry and asks STATUS for it (read-only: nothing to undo). */
 const askLedgerStatusStep = createStep("payneteasy-ask-ledger-status", async (input: { row: ReconciliationRow }, { container }) => {
   const row = input.row
   const target = parseTarget(row.target)
@@ -188,15 +178,17 @@ const askLedgerStatusStep = createStep("payneteasy-ask-ledger-status", async (in
   if (!target || !payment || !entry) return new StepResponse<LedgerLook>({ gone: true })
   let answer: StatusAnswer
   let client: PaynetEasyClient | undefined
+  const windowMs = Number(providerOptionsFor(container.resolve("configModule"), row.provider_id)?.processingWindowMs) || DEFAULT_PROCESSING_WINDOW_MS
   try {
     client = statusClientFor(container, row.provider_id)
-    answer = await askStatus(client, payment.data ?? {}, target.kind, entry.serialNumber)
+    answer = await askStatus(client, payment.data ?? {}, target.kind, entry.serialNumber, entry.afterSerial)
   } catch (e) {
     answer = { status: "status-failed", errorMessage: scrub((e as Error)?.message ?? String(e)) }
   } finally {
     await client?.close().catch(() => undefined)
   }
-  return new StepResponse<LedgerLook>({ gone: false, kind: target.kind, payment, entry, answer })
+  if (answer.status === "status-failed" && entry.afterSerial !== undefined) answer.notShownYet = true
+  return new StepResponse<LedgerLook>({ gone: false, kind: target.kind, payment, entry, answer, windowMs })
 })
 
 /** Writes a final gateway status onto the entry in payment.data; compensation puts the entry's previous state back. */
@@ -233,42 +225,6 @@ const flagDeclinedStep = createStep(
     if (undo.created) await service(container).deletePaynetEasyCallbacks(undo.logId)
   }
 )
-
-/** Pure: the watch update and verdict for one ledger check. */
-export function ledgerCheck(
-  row: Pick<ReconciliationRow, "id" | "checks" | "started_at">,
-  look: LedgerLook,
-  checkedAt: Date,
-  flaggedDetail?: string
-): { update: WatchUpdate; verdict: CheckVerdict; warning?: string } {
-  if (look.gone) {
-    return { verdict: "settled", update: watchUpdate(row, checkedAt, { state: "final", note: "ledger entry no longer pending (or gone)" }) }
-  }
-  const { kind, entry, answer, payment } = look
-  if (isApproved(answer.status)) {
-    return { verdict: "settled", update: watchUpdate(row, checkedAt, { state: "final", lastStatus: "approved", note: `${kind} approved by the gateway` }) }
-  }
-  if (isFinal(answer.status)) {
-    return {
-      verdict: "flagged",
-      update: watchUpdate(row, checkedAt, { state: "flagged", lastStatus: answer.status, note: answer.errorMessage ?? flaggedDetail ?? "" }),
-      warning: `PaynetEasy: ${flaggedDetail}`,
-    }
-  }
-  const next = nextCheckAt(new Date(row.started_at), checkedAt)
-  if (!next) {
-    return {
-      verdict: "flagged",
-      update: watchUpdate(row, checkedAt, {
-        state: "flagged",
-        lastStatus: answer.status,
-        note: `${kind} ${entry.id} has no final gateway status after an hour: stop polling and ask the PaynetEasy account manager`,
-      }),
-      warning: `PaynetEasy: ${kind} ${entry.id} of payment ${payment.id} has no final gateway status after an hour; flagged for a person`,
-    }
-  }
-  return { verdict: "pending", update: watchUpdate(row, checkedAt, { state: "pending", lastStatus: answer.status }, next) }
-}
 
 /** Reconciliation of one ledger watch (a capture / refund / void still undecided at the gateway). */
 export const reconcileLedgerEntryWorkflow = createWorkflow(

@@ -13,7 +13,10 @@
  * Only when that is null: the plugin option `storefrontReturnUrl` (a documented fallback for setups that configure
  * the plugin, not each provider registration). Without either, a small page says the payment is being confirmed.
  * Query added: cart_id, payment_session_id, gateway_status (as the browser reported it; unconfirmed),
- * session_status (Medusa's), order_id (when an order already exists).
+ * session_status (Medusa's), order_id (when an order already exists), payment_collection_id (a payment link's).
+ * A payment link's session (an order's collection, no cart) started on the plugin's own page goes back to that page
+ * (`/payneteasy/payment-collection/:id?order_id=…&returned=1`, a relative address on this backend), which shows the
+ * receipt; one started elsewhere goes to the storefront's return page as above (core/payment-links/return-target.ts).
  * Malformed → 400; forged → 403; nothing is recorded for either.
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
@@ -21,6 +24,7 @@ import { PAYNETEASY_MODULE } from "../../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../../modules/payneteasy/service"
 import { cartAndOrderFor } from "../../../core/checkout/cart-and-order"
 import { acceptGatewayMessage, readGatewayMessage } from "../../../core/callbacks/accept"
+import { linkReturnTarget, PAYMENT_LINK_KEY } from "../../../core/payment-links/return-target"
 
 export const AUTHENTICATE = false
 
@@ -54,8 +58,24 @@ async function handle(req: MedusaRequest, res: MedusaResponse) {
     if (orderId) known.order_id = orderId
   }
   const fromSession = session?.data?.storefrontReturnUrl
-  const target =
+  const storefront =
     (typeof fromSession === "string" && /^https?:\/\//.test(fromSession) ? fromSession : undefined) ?? service.storefrontReturnUrl()
+  if (session && !known.cart_id && known.order_id) {
+    // a payment link (an order's own collection): back to the page that started it (core/payment-links/return-target.ts)
+    known.payment_collection_id = session.payment_collection_id
+    const link = linkReturnTarget({
+      origin: (session.data as Record<string, unknown> | undefined)?.[PAYMENT_LINK_KEY],
+      collectionId: session.payment_collection_id,
+      orderId: known.order_id,
+      storefrontReturnUrl: storefront,
+    })
+    if (!link.addQuery) {
+      const sep = link.url.includes("?") ? "&" : "?"
+      res.redirect(303, `${link.url}${sep}returned=1&gateway_status=${encodeURIComponent(accepted.core.status)}`)
+      return
+    }
+  }
+  const target = storefront
   if (!target) {
     res
       .status(200)

@@ -9,6 +9,7 @@ import { cardSchema } from "../../../core/checkout/card"
 import { payerSchema } from "../../../core/checkout/payer"
 import { threeDSUploadFields, type ThreeDSKind } from "../../../core/checkout/three-ds"
 import { valueFreeBody } from "../../value-free-body"
+import { SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE } from "../../../core/saved-cards/card-id"
 
 /** POST /store/payneteasy/payment-sessions/:id/card */
 const cardBody = z.object({ card: cardSchema, payer: payerSchema.optional() })
@@ -27,3 +28,13 @@ export const StorePaynetEasyThreeDSBody = {
   pares: valueFreeBody(threeDSUploadFields.pares),
 } satisfies Record<ThreeDSKind, unknown>
 export type StorePaynetEasyThreeDSBodyType = { [K in ThreeDSKind]: z.output<(typeof threeDSUploadFields)[K]> }
+
+/** POST /store/payneteasy/payment-collections/:id/pay: which registration, or which saved card (its owner only). */
+const payLinkBody = z.object({
+  order_id: z.string().min(1).max(100).optional(),
+  provider_id: z.string().min(1).max(200).optional(),
+  card_id: z.string().regex(SAVED_CARD_ID, SAVED_CARD_ID_MESSAGE).optional(),
+  cvv2: z.string().regex(/^[0-9]{3,4}$/, "cvv2 must be 3 or 4 digits").optional(),
+})
+export const StorePaynetEasyPayLinkBody = valueFreeBody(payLinkBody)
+export type StorePaynetEasyPayLinkBodyType = z.output<typeof payLinkBody>

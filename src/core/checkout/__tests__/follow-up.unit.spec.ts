@@ -9,8 +9,8 @@ const st = (serial: string | undefined, type: string, amount?: string, status = 
   ({ type: "status-response", status, "serial-number": serial, "transaction-type": type, amount }) as any
 
 describe("judgeLostReply", () => {
-  it("the snapshot's serial still latest → the request never arrived", () => {
-    expect(judgeLostReply(st("s1", "capture"), st("s1", "capture"), "capture")).toBe("not-arrived")
+  it("the snapshot's serial still latest → not shown yet (NOT proof that it never arrived: the gateway may still be processing it)", () => {
+    expect(judgeLostReply(st("s1", "capture"), st("s1", "capture"), "capture")).toBe("not-shown-yet")
   })
   it("a new serial of our kind → new; of another kind, or no serial to compare → unclear", () => {
     expect(judgeLostReply(st("s1", "capture"), st("s2", "capture"), "capture")).toBe("new")

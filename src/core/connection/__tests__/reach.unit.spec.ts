@@ -1,13 +1,14 @@
 /**
  * The one rule for "did the request reach the gateway?" (reach.ts), as a table over every error a gateway call can
- * throw, and sendOnce's use of it: only a maybe-sent failure is followed by STATUS.
+ * throw, and sendMoneyRequest's use of it: only a maybe-sent failure is followed by STATUS.
  */
 import {
   GatewayAuthError, GatewayConfigError, GatewayError, GatewayInputError, GatewayProtocolError, GatewayServerError,
   GatewayTransportError, GatewayValidationError,
 } from "../../../gateway"
 import * as gateway from "../../../gateway"
-import { sendOnce, UnresolvedLostReply } from "../gateway-ops"
+import { UnresolvedLostReply } from "../gateway-ops"
+import { sendMoneyRequest } from "../money-request"
 import { certainlyNothingMade, maybeSent, reachOf, type Reach } from "../reach"
 
 const TABLE: Array<[string, unknown, Reach]> = [
@@ -52,7 +53,7 @@ describe("reachOf: did the request reach the gateway?", () => {
   })
 })
 
-describe("sendOnce follows the rule", () => {
+describe("sendMoneyRequest follows the rule", () => {
   function client(first: unknown, status: unknown) {
     const calls: string[] = []
     return {
@@ -69,10 +70,10 @@ describe("sendOnce follows the rule", () => {
   }
   it.each(TABLE.filter(([, e]) => e instanceof Error))("%s: STATUS asked only when maybe sent", async (_n, error, expected) => {
     const { c, calls } = client(error, { type: "status-response", status: "approved", "paynet-order-id": "1" })
-    const result = await sendOnce(c, "SALE", {}, { clientOrderId: "payses_1" }).then((r) => r, (e) => ({ thrown: e }))
+    const result = await sendMoneyRequest(c, { op: "SALE", fields: {}, status: { clientOrderId: "payses_1" } }).then((r) => r, (e) => ({ thrown: e }))
     if (expected === "maybe-sent") {
       expect(calls).toEqual(["SALE", "STATUS"])
-      expect(result).toMatchObject({ kind: "adopted" })
+      expect(result).toMatchObject({ kind: "shown" })
     } else {
       expect(calls).toEqual(["SALE"])
       expect(result).toEqual({ thrown: error })

@@ -8,6 +8,7 @@ import { createPayoutSchema, firstIssue, luhnOk } from "../payout-request"
 import { parseOptions } from "../../connection/options"
 import { depositDestination, destinationFields, destinationSummary, takeDestination } from "../destination"
 import { statusFromGateway, type PayoutRow } from "../payout-state"
+import { GATEWAY_STATUSES } from "../../../gateway/statuses"
 
 const CARD = "4444555566661111"
 const valid = { method: "single", amount: "10.00", currency_code: "EUR", destination: { type: "card", card_number: CARD } }
@@ -94,6 +95,22 @@ describe("statusFromGateway", () => {
   it("a form waiting for the recipient stays form_issued until final", () => {
     expect(statusFromGateway(p({ method: "form", status: "form_issued" }), { status: "processing", "transaction-type": "payout" })).toBe("form_issued")
     expect(statusFromGateway(p({ method: "form", status: "form_issued" }), { status: "declined", "transaction-type": "payout" })).toBe("declined")
+  })
+})
+
+describe("statusFromGateway over every gateway status (PAYOUT_STEP_OUTCOME)", () => {
+  const p = (over: Partial<PayoutRow>) => ({ method: "single", status: "processing", confirmed_at: null, ...over }) as PayoutRow
+  const FINAL = new Set<string>(["approved", "declined", "error", "filtered"])
+  it.each(GATEWAY_STATUSES.map((s) => [s]))("%s", (status) => {
+    const final = FINAL.has(status)
+    // the pay step (single, form, a confirmed two-step's payout): a final status is the payout's, else it goes on
+    expect(statusFromGateway(p({}), { status, "transaction-type": "payout" })).toBe(final ? status : "processing")
+    expect(statusFromGateway(p({ method: "form", status: "form_issued" }), { status, "transaction-type": "payout" })).toBe(final ? status : "form_issued")
+    // a two-step payout's check step
+    const check = statusFromGateway(p({ method: "two_step", status: "checking" }), { status, "transaction-type": "payout-check" })
+    expect(check).toBe(status === "approved" ? "checked" : final ? "check_declined" : "checking")
+    // the same status in other spellings means the same
+    expect(statusFromGateway(p({}), { status: ` ${status.toUpperCase()} `, "transaction-type": "payout" })).toBe(final ? status : "processing")
   })
 })
 

@@ -1,4 +1,4 @@
-import { isDiscoverable } from "../../../workflows/payneteasy/reconcile"
+import { isDiscoverable } from "../session-check"
 
 describe("which sessions reconciliation asks about", () => {
   it("any session with a gateway order, and direct sessions with only a client_orderid (lost card reply)", () => {

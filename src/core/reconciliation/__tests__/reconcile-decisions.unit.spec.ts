@@ -1,6 +1,7 @@
 import { watchUpdate } from "../watch"
-import { sessionCheck } from "../../../workflows/payneteasy/reconcile"
-import { ledgerCheck } from "../../../workflows/payneteasy/reconcile-ledger"
+import { sessionCheck } from "../session-check"
+import { latestSpeaksFor, ledgerCheck } from "../ledger-check"
+import { claimedSerials } from "../../checkout/ledger"
 
 const started = new Date("2026-01-01T10:00:00Z")
 const row = { id: "pnerec_1", checks: 2, started_at: started, session_id: "payses_1" }
@@ -58,5 +59,43 @@ describe("ledgerCheck: what one ledger entry check concludes", () => {
   it("not final: pending within the hour, flagged after it", () => {
     expect(ledgerCheck(row, look("processing"), at(1)).verdict).toBe("pending")
     expect(ledgerCheck(row, look("other"), at(61))).toMatchObject({ verdict: "flagged", update: { last_status: "other" } })
+  })
+  it("sent, reply lost, not shown by STATUS yet: pending within the processing window, an attention item (flagged) after it", () => {
+    const unshown = {
+      ...look("unknown"), windowMs: 5 * 60_000,
+      entry: { id: "capt_1", amount: "5.00", afterSerial: "s1", sentAt: started.toISOString() },
+      answer: { status: "unknown", notShownYet: true as const },
+    }
+    expect(ledgerCheck(row, unshown, at(4)).verdict).toBe("pending")
+    const flagged = ledgerCheck(row, unshown, at(5))
+    expect(flagged).toMatchObject({ verdict: "flagged", update: { state: "flagged", note: expect.stringMatching(/not shown it within the processing window \(5 min\).*Nothing was sent again/) } })
+    // a longer window keeps it pending
+    expect(ledgerCheck(row, { ...unshown, windowMs: 30 * 60_000 }, at(10)).verdict).toBe("pending")
+  })
+})
+
+describe("latestSpeaksFor: whether the order's latest transaction is a not-shown entry's", () => {
+  const none = new Set<string>()
+  it("a newer transaction of the entry's kind, claimed by no other entry, is ours", () => {
+    expect(latestSpeaksFor({ afterSerial: "s1" }, { serial: "s2", type: "reversal" }, "refund", none)).toBe("ours")
+  })
+  it("still the transaction before the request: not shown yet (never 'did not arrive')", () => {
+    expect(latestSpeaksFor({ afterSerial: "s1" }, { serial: "s1", type: "reversal" }, "refund", none)).toBe("not-shown-yet")
+  })
+  it("another kind: not shown yet when the entry has a snapshot, unclear without one", () => {
+    expect(latestSpeaksFor({ afterSerial: "s1" }, { serial: "s2", type: "capture" }, "refund", none)).toBe("not-shown-yet")
+    expect(latestSpeaksFor({}, { serial: "s2", type: "capture" }, "refund", none)).toBe("unclear")
+  })
+  it("a transaction the ledger gives to another entry is never adopted (a lost refund took the next refund's RETURN)", () => {
+    const data = { refunds: [{ id: "ref_1", amount: "2.48", pending: true, status: "unknown", afterSerial: "s1" }, { id: "ref_2", amount: "2.48", status: "approved", serialNumber: "s2" }] }
+    const claimed = claimedSerials(data)
+    expect([...claimed]).toEqual(["s2"])
+    expect(latestSpeaksFor({ afterSerial: "s1" }, { serial: "s2", type: "reversal" }, "refund", claimed)).toBe("not-shown-yet")
+    expect(latestSpeaksFor({}, { serial: "s2", type: "reversal" }, "refund", claimed)).toBe("unclear")
+  })
+  it("claimedSerials reads captures, refunds and the void, and ignores entries without a serial", () => {
+    const data = { captures: [{ id: "c1", serialNumber: "a" }, { id: "c2" }], refunds: [{ id: "r1", serialNumber: "b" }], voidEntry: { id: "void", serialNumber: "c" } }
+    expect([...claimedSerials(data)].sort()).toEqual(["a", "b", "c"])
+    expect(claimedSerials(null).size).toBe(0)
   })
 })

@@ -1,7 +1,8 @@
 /**
  * How create-recurring-payment's outcome is read (core/recurring/gateway-calls.ts) when the gateway does not simply answer:
  * a certain refusal is `refused` (nothing was made), but a lost reply whose STATUS then fails — even with a 403, which
- * on its own would be a refusal — is `unknown`, for a person to check; the request is never sent twice.
+ * on its own would be a refusal — is `unknown`, for a person to check; so is one STATUS does not know YET (a gateway
+ * still processing it shows nothing); the request is never sent twice (core/connection/money-request.ts).
  */
 import { GatewayAuthError, GatewayConfigError, GatewayProtocolError, GatewayServerError, GatewayTransportError, GatewayValidationError } from "../../../gateway"
 import { createRecurringPayment, type RecurringRequest } from "../gateway-calls"
@@ -48,15 +49,15 @@ describe("createRecurringPayment", () => {
   ])("a lost reply whose STATUS then fails with %s is unknown, never a refusal; nothing is sent again", async (_, statusError) => {
     const c = client(lost(), statusError)
     const result = await createRecurringPayment(c.client, REQUEST)
-    expect(result).toMatchObject({ kind: "unknown", message: expect.stringMatching(/STATUS could not tell/) })
-    expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS"])
+    expect(result).toMatchObject({ kind: "unknown", message: expect.stringMatching(/STATUS could not be read/) })
+    expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS", "STATUS", "STATUS"])
   })
 
-  it("a lost reply STATUS does not know was never received: sent once more", async () => {
+  it("a lost reply STATUS does not know (yet) is unknown, NOT sent again: the gateway may still be processing it", async () => {
     const c = client(lost(), new GatewayValidationError("unknown order"))
     const result = await createRecurringPayment(c.client, REQUEST)
-    expect(result).toMatchObject({ kind: "unknown" })
-    expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS", "CREATE_RP_V4", "STATUS"])
+    expect(result).toMatchObject({ kind: "unknown", message: expect.stringMatching(/does not show the request yet/) })
+    expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS", "STATUS", "STATUS"])
   })
 
   it("an unreadable 200 (maybe sent) is settled by STATUS: the gateway's recurring payment is adopted, never sent twice", async () => {
@@ -68,18 +69,18 @@ describe("createRecurringPayment", () => {
   it("a 5xx (maybe sent) is settled by STATUS first, never taken for a refusal", async () => {
     const c = client(new GatewayServerError("CREATE_RP_V4: gateway error, HTTP 500", { httpStatus: 500 }), new GatewayServerError("x", { httpStatus: 503 }))
     await expect(createRecurringPayment(c.client, REQUEST)).resolves.toMatchObject({ kind: "unknown" })
-    expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS"])
+    expect(c.calls).toEqual(["CREATE_RP_V4", "STATUS", "STATUS", "STATUS"])
   })
 
-  it("never sent (no connection): sent once more, then unknown (nothing made), no STATUS needed", async () => {
+  it("never left (no connection): unknown (nothing made, a retry may send it), sent once, no STATUS needed", async () => {
     const c = client(new GatewayTransportError("connect ECONNREFUSED", { indeterminate: false }), {})
     await expect(createRecurringPayment(c.client, REQUEST)).resolves.toMatchObject({ kind: "unknown", message: expect.stringMatching(/nothing was created/) })
-    expect(c.calls).toEqual(["CREATE_RP_V4", "CREATE_RP_V4"])
+    expect(c.calls).toEqual(["CREATE_RP_V4"])
   })
 
-  it("refused by the client before sending (configuration): a refusal, sent never", async () => {
+  it("refused by the client before sending (configuration): nothing made, for a person; sent never", async () => {
     const c = client(new GatewayConfigError("privateKeyPem is required"), {})
-    await expect(createRecurringPayment(c.client, REQUEST)).resolves.toMatchObject({ kind: "refused" })
+    await expect(createRecurringPayment(c.client, REQUEST)).resolves.toMatchObject({ kind: "unknown", message: expect.stringMatching(/not sent/) })
     expect(c.calls).toEqual(["CREATE_RP_V4"])
   })
 })

@@ -1,8 +1,8 @@
 /**
  * How a make-rebill's outcome is read (core/saved-cards/card-gateway.ts rebillCard) when the gateway does not simply answer:
- * a refusal of the rebill itself fails, a lost reply that STATUS does not know is `absent` (nothing charged), and a
- * rebill the gateway may have processed without any STATUS saying how it ended is `unknown` — never a failure, and
- * never sent twice.
+ * a refusal of the rebill itself fails, and a rebill the gateway may have processed without any STATUS showing it
+ * (not found yet — a gateway still processing it shows nothing — or STATUS failing) is `unknown` — never "nothing
+ * charged", never a failure, and never sent twice.
  */
 import { GatewayServerError, GatewayTransportError, GatewayValidationError } from "../../../gateway"
 import { rebillCard, type RebillRequest } from "../card-gateway"
@@ -51,16 +51,16 @@ describe("rebillCard", () => {
     expect(c.calls).toEqual(["REBILL"])
   })
 
-  it("a lost reply that STATUS does not know: absent, nothing charged", async () => {
+  it("a lost reply that STATUS does not know (yet): unknown, asked again a few times, REBILL never sent again", async () => {
     const c = client(lost(), [new GatewayValidationError("STATUS: unknown order")])
-    await expect(rebillCard(c.client, REQUEST)).resolves.toEqual({ kind: "absent" })
-    expect(c.calls).toEqual(["REBILL", "STATUS"])
+    await expect(rebillCard(c.client, REQUEST)).resolves.toEqual({ kind: "unknown", reason: expect.stringMatching(/STATUS does not know it yet/) })
+    expect(c.calls).toEqual(["REBILL", "STATUS", "STATUS", "STATUS"])
   })
 
   it("a lost reply whose STATUS fails: unknown, naming why; REBILL never sent again", async () => {
     const c = client(lost(), [statusDown()])
     const result = await rebillCard(c.client, REQUEST)
-    expect(result).toEqual({ kind: "unknown", reason: expect.stringMatching(/REBILL: the reply was lost and STATUS could not tell.*HTTP 500/) })
+    expect(result).toEqual({ kind: "unknown", reason: expect.stringMatching(/REBILL: STATUS could not be read.*HTTP 500/) })
     expect(c.calls.filter((op) => op === "REBILL")).toHaveLength(1)
   })
 

@@ -16,6 +16,8 @@ export const PAYOUT_METHODS = ["single", "two_step", "form"] as const
 export const DESTINATION_TYPES = ["card", "saved_card", "bank", "wallet", "phone"] as const
 /**
  * - pending: recorded, request being sent, or its reply was lost and STATUS has not answered yet;
+ * - eligibility_checking: a card payout waits for PAN eligibility (core/payouts/eligibility.ts) before its request;
+ * - ineligible: the card cannot receive money (PAN eligibility said so): no payout request was sent;
  * - form_issued: hosted form address given out, waiting for the recipient;
  * - checking / checked / check_declined: two-step payout-check processing / approved (confirm allowed) / not approved;
  * - processing: the payout (single, form after the recipient's entry, or two-step pay) is at the gateway;
@@ -24,8 +26,11 @@ export const DESTINATION_TYPES = ["card", "saved_card", "bank", "wallet", "phone
  */
 export const PAYOUT_STATUSES = [
   "pending", "form_issued", "checking", "checked", "check_declined", "processing",
-  "approved", "declined", "error", "filtered", "failed",
+  "approved", "declined", "error", "filtered", "failed", "eligibility_checking", "ineligible",
 ] as const
+
+/** What PAN eligibility said for a card payout: null when not asked (not a card, the form, or the option is off). */
+export const ELIGIBILITY_STATES = ["checking", "eligible", "ineligible", "skipped"] as const
 
 export const PaynetEasyPayout = model
   .define("payneteasy_payout", {
@@ -55,6 +60,9 @@ export const PaynetEasyPayout = model
     finished_at: model.dateTime().nullable(),
     next_check_at: model.dateTime().nullable(),
     checks: model.number().default(0),
+    eligibility: model.enum([...ELIGIBILITY_STATES]).nullable(),
+    /** the saved card a saved-card payout goes to (its reference is read from the card row when sent) */
+    saved_card_id: model.text().nullable(),
   })
   .indexes([
     { name: "IDX_payneteasy_payout_idempotency_key_unique", on: ["idempotency_key"], unique: true },

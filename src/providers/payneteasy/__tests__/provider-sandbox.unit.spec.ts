@@ -2,12 +2,16 @@
  * The provider against the real gateway sandbox over HTTP, without Medusa: the cases Medusa's API cannot trigger on
  * demand (replayed capture / refund ids, lost responses on capture and return, a request that never arrived, an
  * unresolvable capture amount, a gateway status that stays `unknown`). The cradle is a stand-in for the payment
- * module's container: only `captureService.retrieve` (the Capture row Medusa wrote before calling capturePayment).
+ * module's container: `captureService.retrieve` (the Capture row Medusa wrote before calling capturePayment),
+ * `paymentSessionService.list` (what Medusa holds behind a session deletePayment is asked about), and
+ * `refundService` / `paymentService` for the captures and refunds a refund is checked against (refund-room.ts; by
+ * default they leave room for any refund, `refundRoom` sets a payment's rows).
  */
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } from "../../../sandbox"
 import { PaynetEasyProviderService } from "../provider"
 import { pendingLedgerEntries } from "../../../core/checkout/session-data"
+import { PROVIDER_ONLY_KEYS } from "../../../core/checkout/provider-keys"
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Unit Shopper" }
 const PAYER = { email: "u@x.test", phone: "+4930", address_1: "1 St", city: "Berlin", postal_code: "10115", country_code: "de" }
@@ -15,14 +19,34 @@ const PAYER = { email: "u@x.test", phone: "+4930", address_1: "1 St", city: "Ber
 let sandbox: Sandbox
 /** Capture rows "in Medusa's DB": id → raw amount. */
 const captures = new Map<string, unknown>()
+/** What Medusa holds behind a session (its Payment, its collection), by session id; unknown ids read as open. */
+const holders = new Map<string, { payment?: { id: string } | null; payment_collection?: { status: string; payments?: Array<{ id: string }> } }>()
 let seq = 0
+
+/** Medusa's captured and refunded amounts of the payment behind a refund id (absent: room for any refund). */
+const refundRoom = new Map<string, { captured: string; refunded: string[]; data?: Record<string, unknown> }>()
 
 function provider(extra: Record<string, unknown> = {}) {
   const cradle = {
+    paymentSessionService: {
+      list: async ({ id }: { id: string }) => [{ id, payment: null, payment_collection: { status: "awaiting", payments: [] }, ...holders.get(id) }],
+    },
     captureService: {
       retrieve: async (id: string) => {
         if (!captures.has(id)) throw new Error(`Capture with id "${id}" not found`)
         return { id, raw_amount: captures.get(id) }
+      },
+    },
+    refundService: { retrieve: async (id: string) => ({ id, payment_id: `pay_of_${id}` }) },
+    paymentService: {
+      retrieve: async (paymentId: string) => {
+        const rows = refundRoom.get(paymentId.replace(/^pay_of_/, ""))
+        if (!rows) return { captures: [{ id: "capt_any", raw_amount: "1000000" }], refunds: [] }
+        return {
+          data: rows.data,
+          captures: [{ id: "capt_1", raw_amount: rows.captured }],
+          refunds: rows.refunded.map((a, i) => ({ id: `ref_earlier_${i}`, raw_amount: a })),
+        }
       },
     },
   }
@@ -76,6 +100,14 @@ describe("provider ↔ sandbox", () => {
     })
     // Medusa stores {...storefront data, ...provider data}: the provider's null must be present to win the merge.
     expect(unconfigured.data).toHaveProperty("storefrontReturnUrl", null)
+  })
+
+  it.each(["hosted", "direct"] as const)("%s: every provider-only key the storefront writes is cleared (one table: provider-keys.ts)", async (flow) => {
+    const forged = Object.fromEntries(PROVIDER_ONLY_KEYS.map((k) => [k, k === "voided" ? true : `forged-${k}`]))
+    const input = { ...forged, session_id: newSessionId(), payer: PAYER }
+    const out = await provider({ flow }).initiatePayment({ amount: "1", currency_code: "eur", data: input })
+    const row: Record<string, unknown> = { ...input, ...out.data } // what Medusa stores
+    expect(PROVIDER_ONLY_KEYS.filter((k) => k !== "session_id" && row[k] === forged[k])).toEqual([])
   })
 
   describe("storefront card data never survives into session data (Medusa stores {...storefront data, ...output})", () => {
@@ -161,15 +193,16 @@ describe("provider ↔ sandbox", () => {
       return { p, session_id, first, second, sent: (sandbox.control.requests().CAPTURE ?? 0) - before }
     }
 
-    it("capture that never arrived (connection reset before processing): sent once more, both captures at the gateway", async () => {
+    it("a capture whose reply was lost and that STATUS does not show (reset before processing) is NOT sent again: pending, for reconciliation", async () => {
       const { session_id, first, second, sent } = await capturedTwice("connection-reset")
-      expect(sent).toBe(2)
-      expect(order(session_id).captured).toBe("7.00")
-      expect(order(session_id).transactions.filter((t) => t.type === "capture").map((t) => t.amount)).toEqual(["4.00", "3.00"])
-      const [c1, c2] = second.data!.captures as Array<{ serialNumber: string; status: string; amount: string }>
-      expect(c2).toMatchObject({ amount: "3.00", status: "approved" })
-      expect(c2.serialNumber).not.toBe((first.data!.captures as any[])[0].serialNumber)
-      expect(c1.serialNumber).toBe((first.data!.captures as any[])[0].serialNumber)
+      expect(sent).toBe(1)
+      expect(order(session_id).captured).toBe("4.00")
+      const c1 = (first.data!.captures as any[])[0]
+      expect(second.data!.captures).toEqual([
+        c1,
+        expect.objectContaining({ id: `c2_${session_id}`, amount: "3.00", status: "unknown", pending: true, afterSerial: c1.serialNumber, sentAt: expect.any(String) }),
+      ])
+      expect(pendingLedgerEntries(second.data)).toEqual([expect.objectContaining({ kind: "capture", id: `c2_${session_id}`, afterSerial: c1.serialNumber })])
     })
 
     it("capture processed but reply lost: the new capture is adopted, nothing re-sent", async () => {
@@ -178,16 +211,6 @@ describe("provider ↔ sandbox", () => {
       expect(order(session_id).captured).toBe("7.00")
       const serials = order(session_id).transactions.filter((t) => t.type === "capture").map((t) => t.serial)
       expect((second.data!.captures as any[]).map((c) => c.serialNumber)).toEqual(serials)
-    })
-
-    it("a capture lost twice without a new transaction is indeterminate: the admin is told to check the gateway", async () => {
-      const { p, data, session_id } = await authorizedPayment()
-      captures.set("c_twice_1", "4")
-      captures.set("c_twice_2", "3")
-      const first = await p.capturePayment({ data, context: { idempotency_key: "c_twice_1" } })
-      sandbox.control.addFault({ kind: "connection-reset", operation: "CAPTURE", times: 2 })
-      await expect(p.capturePayment({ data: first.data, context: { idempotency_key: "c_twice_2" } })).rejects.toThrow(/check order \d+ in the PaynetEasy back office/)
-      expect(order(session_id).captured).toBe("4.00")
     })
 
     it("a capture still processing after the poll budget is recorded with its real status and pending: true", async () => {
@@ -221,13 +244,15 @@ describe("provider ↔ sandbox", () => {
       return { session_id, r1, r2, sent: (sandbox.control.requests().RETURN ?? 0) - before }
     }
 
-    it("refund that never arrived (connection reset before processing): sent once more, both refunds at the gateway", async () => {
-      const { session_id, r2, sent } = await refundedTwice("connection-reset")
-      expect(sent).toBe(2)
-      expect(order(session_id).returned).toBe("3.00")
-      expect(order(session_id).transactions.filter((t) => t.type === "reversal").map((t) => t.amount)).toEqual(["1.00", "2.00"])
-      const serials = order(session_id).transactions.filter((t) => t.type === "reversal").map((t) => t.serial)
-      expect((r2.data!.refunds as any[]).map((r) => r.serialNumber)).toEqual(serials)
+    it("a refund whose reply was lost and that STATUS does not show (reset before processing) is NOT sent again: pending", async () => {
+      const { session_id, r1, r2, sent } = await refundedTwice("connection-reset")
+      expect(sent).toBe(1)
+      expect(order(session_id).returned).toBe("1.00")
+      const first = (r1.data!.refunds as any[])[0]
+      expect(r2.data!.refunds).toEqual([
+        first,
+        expect.objectContaining({ id: "r2", amount: "2.00", status: "unknown", pending: true, afterSerial: first.serialNumber }),
+      ])
     })
 
     it("refund processed but reply lost: the new reversal is adopted (the order amount fell by exactly 2.00)", async () => {
@@ -260,6 +285,36 @@ describe("provider ↔ sandbox", () => {
     await expect(p.refundPayment({ data: r2.data, amount: 7, context: { idempotency_key: "ref_3" } })).rejects.toThrow(/RETURN refused/)
   })
 
+  it("a refund beyond what Medusa's rows say was captured and not refunded (Medusa's epsilon lets 0.01 through) is refused and sends nothing", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    const before = sandbox.control.requests().RETURN ?? 0
+    refundRoom.set("ref_none_captured", { captured: "0", refunded: [] })
+    await expect(p.refundPayment({ data, amount: "0.01", context: { idempotency_key: "ref_none_captured" } })).rejects.toThrow(/more than what was captured and not refunded yet \(0\.00\)/)
+    captures.set("capt_part", "4")
+    const captured = await p.capturePayment({ data, context: { idempotency_key: "capt_part" } })
+    refundRoom.set("ref_over", { captured: "4", refunded: ["3.99"] })
+    await expect(p.refundPayment({ data: captured.data, amount: "0.02", context: { idempotency_key: "ref_over" } })).rejects.toThrow(/\(0\.01\); nothing was returned/)
+    refundRoom.set("ref_exact", { captured: "4", refunded: ["3.99"] })
+    await p.refundPayment({ data: captured.data, amount: "0.01", context: { idempotency_key: "ref_exact" } })
+    expect((sandbox.control.requests().RETURN ?? 0) - before).toBe(1)
+    expect(order(session_id)).toMatchObject({ captured: "4.00", returned: "0.01", released: "0.00" })
+  })
+
+  it("a refund of money whose capture the gateway has not confirmed (maybe sent, not shown by STATUS) is refused and sends nothing", async () => {
+    const { p, data, session_id } = await authorizedPayment()
+    captures.set("capt_1", "4")
+    sandbox.control.addFault({ kind: "connection-reset", operation: "CAPTURE", times: 1 })
+    const captured = await p.capturePayment({ data, context: { idempotency_key: "capt_1" } })
+    expect((captured.data as any).captures).toEqual([expect.objectContaining({ id: "capt_1", pending: true })])
+    const before = sandbox.control.requests().RETURN ?? 0
+    refundRoom.set("ref_unconfirmed", { captured: "4", refunded: [], data: captured.data })
+    await expect(p.refundPayment({ data: captured.data, amount: "1", context: { idempotency_key: "ref_unconfirmed" } })).rejects.toThrow(
+      /\(0\.00\); 4\.00 captured is not confirmed by the gateway yet and can be refunded once it is; nothing was returned/
+    )
+    expect((sandbox.control.requests().RETURN ?? 0) - before).toBe(0)
+    expect(order(session_id)).toMatchObject({ captured: "0.00", returned: "0.00", released: "0.00" })
+  })
+
   it("cancel without a Payment's id (Medusa rolling back an authorization it could not record) sends nothing", async () => {
     const { p, data, session_id } = await authorizedPayment()
     const out = await p.cancelPayment({ data, context: {} })
@@ -288,7 +343,7 @@ describe("provider ↔ sandbox", () => {
     expect(auth.status).toBe(PaymentSessionStatus.PENDING)
   })
 
-  it("direct: a request that never arrived (connection reset) is sent again: one transaction", async () => {
+  it("direct: a card request whose reply was lost and that STATUS does not show (reset before processing) is NOT sent again: pending", async () => {
     const p = provider({ flow: "direct" })
     const session_id = newSessionId()
     const init = await p.initiatePayment({ amount: "3.33", currency_code: "eur", data: { session_id, payer: PAYER } })
@@ -299,10 +354,11 @@ describe("provider ↔ sandbox", () => {
       currency_code: "eur",
       data: { ...init.data, card: { number: CARD.number, cvv: "123", expMonth: "12", expYear: "2030", holder: "U" } },
     })
-    expect(out.status).toBe(PaymentSessionStatus.AUTHORIZED)
-    expect(order(session_id)).toMatchObject({ authorized: "3.33" })
-    expect(order(session_id).transactions).toHaveLength(1)
-    expect((sandbox.control.requests().PREAUTH ?? 0) - before).toBe(2) // the reset one, then the re-send after STATUS said unknown
+    // "confirming": the gateway may still be processing it; reconciliation asks STATUS by its client_orderid
+    expect(out.status).toBe(PaymentSessionStatus.PENDING)
+    expect(out.data).toMatchObject({ gatewayStatus: "unknown", clientOrderId: session_id })
+    expect(sandbox.control.byClientOrderId(session_id)).toHaveLength(0)
+    expect((sandbox.control.requests().PREAUTH ?? 0) - before).toBe(1)
     expect(JSON.stringify(out.data)).not.toContain(CARD.number)
   })
 
@@ -315,11 +371,52 @@ describe("provider ↔ sandbox", () => {
   })
 
   it("deleting a session whose preauth was approved releases the hold; storefront-only data is a no-op", async () => {
+    // the hold of a session no Payment backs (paid, then the cart changed before completion) is given back
     const { p, data, session_id } = await authorizedPayment()
     const out = await p.deletePayment({ data })
     expect(out.data).toMatchObject({ voided: true })
     expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "void/approved"])
     expect(await p.deletePayment({ data: { payer: PAYER } })).toEqual({ data: { payer: PAYER } })
+  })
+
+  it("deleting a session whose sale was approved gives it back once; a renewal's recorded charge is left alone", async () => {
+    // paid on the hosted page, then the cart changed before completion, and the callback never came (money-attacks.spec.ts)
+    const p = provider({ capture: "automatic" })
+    const session_id = newSessionId()
+    const init = await p.initiatePayment({ amount: "10.42", currency_code: "eur", data: { session_id, payer: PAYER } })
+    await payHostedPage(init.data!.redirectUrl as string, CARD)
+    const auth = await p.authorizePayment({ data: init.data })
+    expect(auth.status).toBe(PaymentSessionStatus.CAPTURED)
+    const out = await p.deletePayment({ data: { ...auth.data!, recurring_charge_id: "pnerc_UNIT" } })
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["sale/approved"])
+    expect(out.data).not.toHaveProperty("voided", true)
+    const deleted = await p.deletePayment({ data: auth.data })
+    expect(deleted.data).toMatchObject({ voided: true })
+    expect(order(session_id).transactions.filter((t) => t.type !== "sale").map((t) => t.status)).toEqual(["approved"])
+  })
+
+  it.each([
+    ["backs a Payment", { payment: { id: "pay_UNIT" } }],
+    ["is on an authorized collection", { payment_collection: { status: "authorized", payments: [] } }],
+    ["is on a partly captured collection", { payment_collection: { status: "partially_captured", payments: [] } }],
+    ["is on a collection that holds a Payment its status does not show yet", { payment_collection: { status: "awaiting", payments: [{ id: "pay_UNIT" }] } }],
+  ])("deleting a session that %s moves no money (issue 49, defect 1)", async (_what, holder) => {
+    const { p, data, session_id } = await authorizedPayment()
+    holders.set(session_id, holder)
+    const before = { ...sandbox.control.requests() }
+    expect(await p.deletePayment({ data })).toEqual({ data })
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved"])
+    expect(sandbox.control.requests()).toEqual(before) // not even a STATUS
+  })
+
+  it("deleting a session when Medusa cannot be asked what it holds moves no money", async () => {
+    const { data, session_id } = await authorizedPayment()
+    const blind = new PaynetEasyProviderService({ paymentSessionService: { list: async () => { throw new Error("db down") } } }, {
+      baseUrl: sandbox.url, endpointId: DEFAULT_SANDBOX_MERCHANT.endpointIds[0], login: DEFAULT_SANDBOX_MERCHANT.login,
+      controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey, backendUrl: "http://127.0.0.1:9",
+    })
+    expect(await blind.deletePayment({ data })).toEqual({ data })
+    expect(order(session_id).transactions.map((t) => t.type)).toEqual(["preauth"])
   })
 
   it("direct: authorize before any card is pending (STATUS does not know the order); a paid session refuses a second card", async () => {

@@ -7,8 +7,12 @@
  *                           returned (same body) or refused (409, different body); else a `pending` payout is stored
  *                           with its history row. The unique index on idempotency_key is the backstop.
  *                           Compensation: a payout that is still `pending` and never sent is marked `failed`.
- *   sendPayoutStep          under the payout lock: the one gateway request (gateway-calls.ts `sendInitial`); for a
- *                           two-step payout a short STATUS poll so the admin usually sees the check result at once.
+ *   sendPayoutStep          a card payout asks PAN eligibility first (core/payouts/eligibility.ts) and waits a moment
+ *                           for its outcome: ineligible → refused in words, nothing else sent; approved → the payout's
+ *                           request; still open → left `eligibility_checking` (a callback or reconciliation settles it
+ *                           and sends then). Then, under the payout lock, the one gateway request (gateway-calls.ts
+ *                           `sendInitial`); for a two-step payout a short STATUS poll so the admin usually sees the
+ *                           check result at once.
  *
  * The full destination never enters the workflow (see destination.ts: the input carries a one-time vault token).
  */
@@ -17,9 +21,11 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { generateEntityId, MedusaError, Modules } from "@medusajs/framework/utils"
 import { discardDestination, takeDestination } from "../../../core/payouts/destination"
 import { refreshFromStatus, sendInitial } from "../../../core/payouts/gateway-calls"
+import { askEligibility, asksEligibility, holdDestination, settleEligibility } from "../../../core/payouts/eligibility"
 import { assertWithinLimits, payoutProvider } from "../../../core/connection/payout-config"
 import { payoutCardFor } from "../../../core/payouts/saved-card-destination"
 import { applyChange, getPayout, payoutService, withPayoutLock, type PayoutRow } from "../../../core/payouts/payout-state"
+import { LOCK_KEYS } from "../../../core/locks/lock-keys"
 
 export type CreatePayoutInput = {
   method: "single" | "two_step" | "form"
@@ -56,7 +62,7 @@ export const recordPayoutStep = createStep(
   async (input: { request: CreatePayoutInput; providerId: string }, { container }) => {
     const { request } = input
     const locking = container.resolve(Modules.LOCKING)
-    return locking.execute(`payneteasy:payout-key:${request.idempotency_key}`, async () => {
+    return locking.execute(LOCK_KEYS.payoutIdempotencyKey(request.idempotency_key), async () => {
       const svc = payoutService(container)
       const [existing] = (await svc.listPaynetEasyPayouts({ idempotency_key: request.idempotency_key }, { take: 1 })) as unknown as PayoutRow[]
       if (existing) {
@@ -80,6 +86,7 @@ export const recordPayoutStep = createStep(
         recipient: request.recipient,
         purpose: request.purpose,
         client_orderid: id,
+        saved_card_id: request.saved_card_id,
         idempotency_key: request.idempotency_key,
         request_hash: request.request_hash,
         created_by: request.actor,
@@ -120,7 +127,24 @@ export const sendPayoutStep = createStep(
     if (request.method !== "form" && !destination) {
       throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the payout destination was not handed over (expired); nothing was sent")
     }
-    let payout = await withPayoutLock(container, recorded.payout.id, () => sendInitial(container, recorded.payout, destination, request.actor))
+    let payout: PayoutRow
+    if (destination && asksEligibility(container, recorded.payout)) {
+      payout = await withPayoutLock(container, recorded.payout.id, () => askEligibility(container, recorded.payout, destination, request.actor))
+      for (const ms of CHECK_POLL_MS) {
+        if (payout.status !== "eligibility_checking") break
+        await sleep(ms)
+        payout = await settleEligibility(container, payout.id, "gateway:status", "STATUS", destination)
+      }
+      if (payout.status === "eligibility_checking" && destination.type === "card") holdDestination(payout.id, destination)
+    } else {
+      payout = await withPayoutLock(container, recorded.payout.id, async () => {
+        const skipped = destination && (recorded.payout.destination_type === "card" || recorded.payout.destination_type === "saved_card") && recorded.payout.method !== "form"
+        const p = skipped
+          ? await applyChange(container, recorded.payout, { actor: "system", event: "PAN eligibility skipped: the registration's option panEligibility is false", patch: { eligibility: "skipped" } })
+          : recorded.payout
+        return sendInitial(container, p, destination, request.actor)
+      })
+    }
     if (payout.method === "two_step" && payout.status === "checking") {
       for (const ms of CHECK_POLL_MS) {
         await sleep(ms)

@@ -24,6 +24,7 @@ import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
 import { stopRecurringPayment, type StopResult } from "../../../core/recurring/gateway-calls"
 import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../../../core/locks/busy-lock"
 import { service } from "../../../core/recurring/records"
+import { LOCK_KEYS } from "../../../core/locks/lock-keys"
 
 export type CancelOutcome = { row: RecurringPaymentRow; gateway_cancelled: boolean; note: string }
 
@@ -111,7 +112,7 @@ export const cancelRecurringPaymentWorkflow = createWorkflow(
 
 export async function cancelRecurringPayment(container: MedusaContainer, id: string, actor: string): Promise<CancelOutcome> {
   const svc = service(container)
-  return underLock(container, `payneteasy:recurring:${id}`, async () => {
+  return underLock(container, LOCK_KEYS.recurring(id), async () => {
     const [row] = (await svc.listPaynetEasyRecurringPayments({ id }, { take: 1 })) as Row[]
     if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Recurring payment ${id} was not found`)
     if (row.status !== "cancelled" && row.status !== "active" && row.status !== "past_due" && row.status !== "needs_attention") {

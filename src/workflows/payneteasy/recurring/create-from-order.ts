@@ -25,6 +25,8 @@ import { createCardReference, readCardInfo } from "../../../core/saved-cards/car
 import { createRecurringPayment, findRecurringPayment, type RecurringResult } from "../../../core/recurring/gateway-calls"
 import { lineSchedule, scheduleKey, type RecurringSchedule } from "../../../core/recurring/schedule"
 import { scrub } from "../../../gateway/scrub"
+import { LOCK_KEYS } from "../../../core/locks/lock-keys"
+import { pluginCallbackUrl } from "../../../core/connection/plugin-urls"
 
 
 type PlannedSchedule = { schedule: RecurringSchedule; items: RecurringItem[]; amount: string; includes_shipping: boolean }
@@ -149,7 +151,7 @@ function refusal(container: MedusaContainer, plan: RecurringPlan): string | unde
 export async function setUpRecurring(container: MedusaContainer, plan: RecurringPlan): Promise<RecurringPaymentRow[]> {
   const svc = service(container)
   const locking = container.resolve(Modules.LOCKING)
-  return locking.execute(`payneteasy:recurring:${plan.order_id}`, async () => {
+  return locking.execute(LOCK_KEYS.recurring(plan.order_id), async () => {
     const rows = (await svc.listPaynetEasyRecurringPayments({ order_id: plan.order_id })) as RecurringPaymentRow[]
     const pending = rows.filter((r) => r.status === "pending")
     if (!pending.length) return rows
@@ -173,7 +175,7 @@ export async function setUpRecurring(container: MedusaContainer, plan: Recurring
         result = await createRecurringPayment(client, {
           clientOrderId: r.id, cardRefId: ref.card_ref_id, amount: r.amount, currency: r.currency_code,
           schedule: planned?.schedule ?? { period: r.period, interval: r.interval }, description: `Subscription from order ${plan.order_id}`,
-          serverCallbackUrl: `${backend}/payneteasy/callback`, payer: plan.payer,
+          serverCallbackUrl: pluginCallbackUrl(backend), payer: plan.payer,
         })
       }
       const common = { id: r.id, card_ref_id: ref.card_ref_id, card_brand: card?.brand ?? null, card_last4: card?.last4 ?? null }
@@ -209,7 +211,7 @@ const reserveRecurringRowsStep = createStep(
     if (!orderId) return
     const svc = service(container)
     // under the order's lock: another run (a redelivered event) may be setting the same rows up right now
-    await container.resolve(Modules.LOCKING).execute(`payneteasy:recurring:${orderId}`, async () => {
+    await container.resolve(Modules.LOCKING).execute(LOCK_KEYS.recurring(orderId), async () => {
       const pending = (await svc.listPaynetEasyRecurringPayments({ order_id: orderId, status: "pending" })) as RecurringPaymentRow[]
       for (const r of pending) {
         await svc.updatePaynetEasyRecurringPayments({

@@ -24,6 +24,7 @@ import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../../../core/locks/busy-loc
 import type { RecurringPaymentRow } from "../../../modules/payneteasy/service"
 import { service } from "../../../core/recurring/records"
 import { createRecurringFromOrderWorkflow } from "./create-from-order"
+import { LOCK_KEYS } from "../../../core/locks/lock-keys"
 
 export const RETRY_RECURRING_SET_UP_WORKFLOW = "payneteasy-retry-recurring-set-up"
 
@@ -33,7 +34,7 @@ async function rowById(container: MedusaContainer, id: string): Promise<Recurrin
 
 type Reopened = { id: string; order_id: string; reason: string | null }
 
-const lockKey = (orderId: string) => `payneteasy:recurring:${orderId}`
+const lockKey = LOCK_KEYS.recurring
 
 const reopenSetUpStep = createStep(
   "payneteasy-recurring-reopen-set-up",

@@ -11,11 +11,12 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { paynetEasyModule } from "../../../modules/payneteasy"
-import { sendOnce } from "../../../core/connection"
+import { sendMoneyRequest } from "../../../core/connection"
 import { payerOf, type Payer } from "../../../core/checkout/payer"
 import { accountVerificationFormFields } from "../../../gateway/requests"
 import { redirectUrlOf } from "../../../gateway/replies"
 import { cardsClient, cardsProviderId, cardsProviderOptions } from "../../../core/connection/cards-config"
+import { pluginCallbackUrl, pluginReturnUrl } from "../../../core/connection/plugin-urls"
 
 export type StartVerificationInput = { customer_id: string; return_url?: string; ip?: string }
 
@@ -67,10 +68,12 @@ const registerVerificationStep = createStep(
         clientOrderId: input.row.id,
         description: "Card verification",
         payer: input.payer,
-        redirectUrl: input.return_url ?? options.storefrontReturnUrl ?? `${backend}/payneteasy/return`,
-        callbackUrl: `${backend}/payneteasy/callback`,
+        redirectUrl: input.return_url ?? options.storefrontReturnUrl ?? pluginReturnUrl(backend),
+        callbackUrl: pluginCallbackUrl(backend),
       })
-      const sent = await sendOnce(client, "ACCOUNT_VERIFICATION_FORM", fields, { clientOrderId: input.row.id })
+      // sent once (core/connection/money-request.ts); without its reply the page's address is lost: nobody can be
+      // charged on it, so the registration fails and the shopper starts a new one (a new row, a new client order id)
+      const sent = await sendMoneyRequest(client, { op: "ACCOUNT_VERIFICATION_FORM", fields, status: { clientOrderId: input.row.id } })
       if (sent.kind !== "reply") {
         throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "PaynetEasy did not answer the card verification registration in time; please try again")
       }

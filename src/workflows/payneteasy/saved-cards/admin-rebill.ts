@@ -35,6 +35,7 @@ import { decimalText, toGatewayAmount, toMinor } from "../../../core/checkout/am
 import { currencyExponent, fromMinorUnits } from "../../../gateway/money"
 import { rebillBalance, type PendingRebill, type RebillBalance, type RebillRefusal } from "../../../core/saved-cards/rebill-balance"
 import { rebillLockKey, recordRebillPayment } from "../../../core/saved-cards/rebill-outcome"
+import { lockKeyOfCollection } from "../../../core/locks/collection-lock"
 
 /** Minor units of an admin-typed amount, refusing what the currency cannot hold (no silent rounding). */
 function exactMinor(amount: string | number, currency: string): bigint {
@@ -94,8 +95,11 @@ function signedMinor(amount: BigNumberInput | null | undefined, currency: string
 
 const raw = (o: any, field: string) => o?.[`raw_${field}`] ?? o?.[field] ?? 0
 
+// "total" is asked for so that Query computes the summary as Medusa's order page shows it: without a total field it
+// answers the stored summary, which leaves out a return not received yet (an exchange's: 25.00 owed instead of 14.58,
+// integration-tests/http/payment-links.spec.ts), and the rebill would charge more than the order owes.
 const ORDER_FIELDS = [
-  "id", "version", "customer_id", "currency_code", "summary",
+  "id", "version", "customer_id", "currency_code", "total", "summary",
   "payment_collections.id", "payment_collections.status",
   "payment_collections.payments.id", "payment_collections.payments.amount", "payment_collections.payments.raw_amount",
   "payment_collections.payments.canceled_at", "payment_collections.payments.captures.id",
@@ -215,10 +219,12 @@ export const prepareRebillStep = createStep(
 async function authorizeRebillSession(container: any, sessionId: string) {
   const payments = container.resolve(Modules.PAYMENT)
   try {
-    // Same lock key as settleSession (core/checkout/settle-session.ts) uses for a session without a cart: the
-    // gateway's callback for this rebill may be authorizing the same session right now; the module is idempotent once
-    // one of us has created the Payment.
-    return await container.resolve(Modules.LOCKING).execute(sessionId, () => payments.authorizePaymentSession(sessionId, {}), { timeout: 30 })
+    // The collection's lock, as settleSession (core/checkout/settle-session.ts) takes it: the gateway's callback for
+    // this rebill may be authorizing the same session right now; the module is idempotent once one of us has created
+    // the Payment.
+    const [session] = await payments.listPaymentSessions({ id: sessionId }, { select: ["id", "payment_collection_id"] })
+    const key = session?.payment_collection_id ? await lockKeyOfCollection(container, session.payment_collection_id) : sessionId
+    return await container.resolve(Modules.LOCKING).execute(key, () => payments.authorizePaymentSession(sessionId, {}), { timeout: 30 })
   } catch {
     // Not authorized (declined, still processing, or STATUS unreachable): the session's status says which.
     const [settled] = await payments.listPayments({ payment_session_id: sessionId }, { take: 1 })

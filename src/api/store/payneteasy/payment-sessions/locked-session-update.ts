@@ -5,7 +5,8 @@
  * the way both routes do.
  *
  * The lock is the cart's (what cart completion and the callback's settle-session take): without it, a late callback
- * for attempt n could write its stale outcome over attempt n+1's. Inside the lock the session is read again.
+ * for attempt n could write its stale outcome over attempt n+1's. Inside the lock the session is read again. A
+ * collection with no cart is locked by its own id, as the paid-collection guard and settle-session lock it.
  *
  * Once a session is paid, the collection's other sessions that never reached the gateway are deleted, still under the
  * lock: cart completion authorizes the collection's first processable session, and a sibling left over from a double
@@ -14,6 +15,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { lockKeyOfCollection } from "../../../../core/locks/collection-lock"
 import { sessionAmount, sessionView as view } from "../session-view"
 
 type Session = { id: string; provider_id: string; status: string; data?: Record<string, unknown> | null; amount: unknown; currency_code: string; payment_collection_id: string }
@@ -47,13 +49,9 @@ export async function updateSessionUnderCartLock(
   }
   accept(first as Session)
 
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: links } = await query.graph({
-    entity: "cart_payment_collection",
-    fields: ["cart_id"],
-    filters: { payment_collection_id: first.payment_collection_id },
-  })
-  const lockKey = (links[0] as { cart_id?: string } | undefined)?.cart_id ?? first.id
+  // the collection's lock (its cart's, or its own id without one): the key the paid-collection guard takes when a new
+  // session replaces this one, so a card charge and that deletion never interleave (money-attacks.spec.ts)
+  const lockKey = await lockKeyOfCollection(req.scope, first.payment_collection_id)
   const locking = req.scope.resolve(Modules.LOCKING)
 
   const updated = await locking.execute(

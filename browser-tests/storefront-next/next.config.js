@@ -1,0 +1,10 @@
+/**
+ * The test storefront's Next.js config (browser-tests/storefront-next.spec.ts). Unlike dtc-starter, type errors are
+ * NOT ignored: `next build` fails on one (the spec also runs `tsc` itself).
+ */
+module.exports = {
+  reactStrictMode: true,
+  eslint: { ignoreDuringBuilds: true },
+  typescript: { ignoreBuildErrors: false },
+  // the kit comes from a tarball install; nothing to transpile
+}

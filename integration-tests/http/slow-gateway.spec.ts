@@ -1,0 +1,146 @@
+/**
+ * A slow gateway (issue 49, defect 2): the gateway has the request and keeps processing it for longer than the
+ * client's header timeout, and STATUS shows the new transaction only once that is over (the sandbox's
+ * `slow-processing` fault; the processing is finished from the test through /__sandbox/processing, so nothing here
+ * waits on the wall clock except the client's own 1.5 s header timeout). "STATUS does not show it yet" is not "it was
+ * not sent": a refund, a capture and a saved-card charge must each reach the gateway exactly once, stay pending
+ * meanwhile, and settle by STATUS when the gateway is done.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Modules } from "@medusajs/framework/utils"
+import { PAYNETEASY_MODULE } from "../../src/modules/payneteasy"
+import { TEST_APP_DIR } from "../helpers/paths"
+import { HEADERS_TIMEOUT_ENV, PROVIDER_IDS } from "../helpers/provider-options"
+import { useSandbox } from "../helpers/sandbox"
+import { reconcileTick } from "../helpers/reconcile-tick"
+import { waitFor } from "../helpers/inspect"
+import {
+  adminAndEurStore, checkoutToPaymentSession, completeCartResponse, payerFromCart, postCard, type AdminAuth, type StoreFixture,
+} from "../helpers/store"
+import { answer, savedCardShopper } from "../helpers/saved-card-shopper"
+
+jest.setTimeout(240_000)
+
+// read by medusa-config when the runner boots the app (after this module is loaded)
+process.env[HEADERS_TIMEOUT_ENV] = "1500"
+const sandbox = useSandbox()
+/** Far beyond any test: the processing ends only when the test finishes it. */
+const FOREVER = 10 * 60_000
+const card = { number: "4444555566661111", cvv: "123", expMonth: "12", expYear: "2031", holder: "Slow Gateway" }
+
+medusaIntegrationTestRunner({
+  cwd: TEST_APP_DIR,
+  testSuite: ({ api, getContainer }) => {
+    let admin: AdminAuth
+    let eur: StoreFixture
+    beforeAll(async () => {
+      ;({ admin, eur } = await adminAndEurStore(api, getContainer()))
+    })
+    afterEach(() => sandbox().control.reset())
+
+    const requests = (op: string) => sandbox().control.requests()[op] ?? 0
+    const paymentOf = async (sessionId: string) => {
+      const [p] = (await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: sessionId } as any, { relations: ["captures", "refunds"] })) as any[]
+      return p
+    }
+    /** A direct-card order, authorized (a preauth) and placed; its Medusa payment. */
+    async function placedOrder() {
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.direct)
+      const paid = await postCard(api, eur, session.id, { card })
+      expect(paid.data.payment_session.status).toBe("authorized")
+      expect((await completeCartResponse(api, eur, cart.id)).data.type).toBe("order")
+      const payment = await paymentOf(session.id)
+      return { session, payment, orderid: sandbox().control.byClientOrderId(session.id)[0].orderid }
+    }
+    /** Finishes whatever the gateway is still processing, then lets reconciliation ask STATUS (ticks "later"). */
+    async function gatewayDone(orderid: string, settled: () => Promise<boolean>) {
+      await waitFor("the request held at the gateway", async () => sandbox().control.processing().length > 0)
+      sandbox().control.clearFaults()
+      sandbox().control.finishProcessing()
+      await sandbox().control.waitForOutcome(orderid)
+      for (let tick = 1; tick <= 6 && !(await settled()); tick++) {
+        await reconcileTick(getContainer(), { now: () => new Date(Date.now() + tick * 6_000) })
+      }
+    }
+
+    it("a refund the gateway processes longer than the client waits: one RETURN at the gateway, pending until STATUS shows it, then settled", async () => {
+      const { payment, orderid } = await placedOrder()
+      await api.post(`/admin/payments/${payment.id}/capture`, {}, admin)
+      expect(sandbox().control.transaction(orderid)?.captured).toBe("10.42")
+
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "RETURN" })
+      const refund = await answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 1.25 }, admin))
+      const during = await paymentOf(payment.payment_session_id)
+      expect({ status: refund.status, returns: requests("RETURN") }).toEqual({ status: 200, returns: 1 })
+      expect(during.refunds.map((r: any) => Number(r.amount))).toEqual([1.25])
+      expect(during.data.refunds).toEqual([expect.objectContaining({ amount: "1.25", pending: true })])
+
+      await gatewayDone(orderid, async () => (await paymentOf(payment.payment_session_id)).data.refunds?.[0]?.status === "approved")
+      expect(requests("RETURN")).toBe(1)
+      expect(sandbox().control.transaction(orderid)).toMatchObject({ returned: "1.25" })
+      const after = await paymentOf(payment.payment_session_id)
+      expect(after.refunds).toHaveLength(1)
+      expect(after.data.refunds).toEqual([expect.objectContaining({ amount: "1.25", status: "approved" })])
+    })
+
+    it("a capture the gateway processes longer than the client waits: one CAPTURE at the gateway, pending until STATUS shows it, then settled", async () => {
+      const { payment, orderid } = await placedOrder()
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "CAPTURE" })
+      const capture = await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 4.2 }, admin))
+      expect({ status: capture.status, captures: requests("CAPTURE") }).toEqual({ status: 200, captures: 1 })
+      const during = await paymentOf(payment.payment_session_id)
+      expect(during.data.captures).toEqual([expect.objectContaining({ amount: "4.20", pending: true })])
+
+      await gatewayDone(orderid, async () => (await paymentOf(payment.payment_session_id)).data.captures?.[0]?.status === "approved")
+      expect(requests("CAPTURE")).toBe(1)
+      expect(sandbox().control.transaction(orderid)).toMatchObject({ captured: "4.20" })
+      const after = await paymentOf(payment.payment_session_id)
+      expect(after.captures.map((c: any) => Number(c.amount))).toEqual([4.2])
+      expect(after.data.captures).toEqual([expect.objectContaining({ amount: "4.20", status: "approved" })])
+    })
+
+    describe("saved card", () => {
+      const shop = savedCardShopper(api, getContainer, () => eur)
+      const chargeRows = async (collectionId: string) =>
+        (await (getContainer().resolve(PAYNETEASY_MODULE) as any).listPaynetEasyCardCharges({ payment_collection_id: collectionId })) as any[]
+
+      it("a saved-card charge the gateway processes longer than the client waits stays pending (not not_sent) and is never sent again under a new id", async () => {
+        const { owner, ownerCard } = await shop.ownerWithCard()
+        const { cart, collectionId } = await shop.customerCart(owner)
+        const created = await shop.createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
+        const sessionId = created.data.payment_collection.payment_sessions[0].id as string
+        const rebillsBefore = requests("REBILL")
+        sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "REBILL" })
+        const pay = () => answer(api.post(`/store/payneteasy/payment-sessions/${sessionId}/saved-card`, { cvv2: "123" }, { headers: owner.headers }))
+
+        const first = await pay()
+        const rows = await chargeRows(collectionId)
+        // the shopper (or the storefront's retry) pays again while the gateway is still processing: nothing is sent
+        const second = await pay()
+        expect({
+          first: [first.status, first.data?.payment_session?.status, rows.map((r) => r.state)],
+          second: [second.status, second.data?.payment_session?.status],
+          rebills: requests("REBILL") - rebillsBefore,
+          charges: (await chargeRows(collectionId)).map((r) => [r.state, r.client_orderid]),
+        }).toEqual({
+          first: [200, "pending", ["pending"]],
+          second: [200, "pending"],
+          rebills: 1,
+          charges: [["pending", rows[0].client_orderid]],
+        })
+
+        // the gateway finishes: the same charge is adopted by STATUS, the cart completes, one charge in all
+        sandbox().control.clearFaults()
+        sandbox().control.finishProcessing()
+        const [charged] = sandbox().control.byClientOrderId(rows[0].client_orderid)
+        await sandbox().control.waitForOutcome(charged.orderid)
+        const done = await answer(api.post(`/store/carts/${cart.id}/complete`, {}, { headers: owner.headers }))
+        expect(done.data.type).toBe("order")
+        expect(requests("REBILL") - rebillsBefore).toBe(1)
+        expect((await chargeRows(collectionId)).map((r) => r.state)).toEqual(["approved"])
+        const approved = sandbox().control.transactions().filter((t) => t.operation === "REBILL" && t.status === "approved" && t.clientOrderId.startsWith(sessionId))
+        expect(approved.map((t) => t.captured)).toEqual(["10.42"])
+      })
+    })
+  },
+})
