@@ -25,7 +25,7 @@ import { gatewayConfigFor } from "../connection/providers"
 import { LOCK_KEYS } from "../locks/lock-keys"
 import { lockKeyOfCollection } from "../locks/collection-lock"
 import { linkState, refusalMessage, type LinkState } from "./link-state"
-import { readLink, type LinkAddress, type LinkRecords } from "./read-link"
+import { couldBeCollectionId, readLink, type LinkAddress, type LinkRecords } from "./read-link"
 import { reachedGateway, resumeDecision, type LinkSession } from "./resume"
 import { linkView, type PaymentLinkView } from "./link-view"
 import { PAYMENT_LINK_KEY, type PaymentLinkOrigin } from "./return-target"
@@ -64,6 +64,7 @@ export async function refreshLink(container: MedusaContainer, collectionId: stri
 }
 
 export async function payLink(container: MedusaContainer, input: PayLinkInput): Promise<PayLinkResult> {
+  if (!couldBeCollectionId(input.collectionId)) return refused({ providerIds: [] }, input.collectionId, { state: "expired", why: "not_found" })
   return container.resolve(Modules.LOCKING).execute(LOCK_KEYS.paymentLink(input.collectionId), () => payUnderLock(container, input), {
     timeout: LOCK_TIMEOUT_S,
   })

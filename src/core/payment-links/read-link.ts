@@ -53,9 +53,19 @@ const ORDER_FIELDS = [
   "payment_collections.payments.provider_id", "payment_collections.payments.created_at",
 ]
 
+/**
+ * Whether `id` could be an id Medusa made (prefix, underscore, ULID: letters, digits, `_`, `-`). The id comes from the
+ * address: anything else (a NUL byte, which Postgres refuses in a query: the app answered 500) is a link to nothing,
+ * decided before a query or a lock.
+ */
+export function couldBeCollectionId(id: unknown): id is string {
+  return typeof id === "string" && /^[A-Za-z0-9_-]{1,100}$/.test(id)
+}
+
 const raw = (o: any, field: string) => o?.[`raw_${field}`] ?? o?.[field]
 
 export async function readLink(container: MedusaContainer, collectionId: string): Promise<LinkRecords> {
+  if (!couldBeCollectionId(collectionId)) return { providerIds: [] }
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const [{ data: collections }, { data: orderLinks }, { data: cartLinks }] = await Promise.all([
     query.graph({ entity: "payment_collection", fields: COLLECTION_FIELDS, filters: { id: collectionId } }),
