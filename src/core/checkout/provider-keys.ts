@@ -17,6 +17,8 @@ export const PROVIDER_ONLY_KEYS = [
   "session_id", "clientOrderId", "attempt", "flow", "transactionType", "amount", "currency", "storefrontReturnUrl",
   // what the gateway answered: ids, statuses, the ledger, outcomes
   "orderId", "gatewayStatus", "redirectUrl", "nextAction", "captures", "refunds", "voided", "voidEntry", "error", "replyMismatch",
+  // Medusa has not written the provider's last money answer back yet (payment-ledger.ts)
+  "ledgerWriteBack",
   // a saved-card session's owner (the card id itself is the storefront's choice, checked against the owner)
   "card_owner",
   // a renewal's charge row

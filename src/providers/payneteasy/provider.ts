@@ -4,7 +4,8 @@
  *   updatePayment    → direct card step (checkout.ts payWithCard), a saved card's charge with its CVV
  *                      (saved-card-payment.ts payNow), 3-D Secure uploads (three-ds.ts), else a refresh
  *   authorizePayment / getPaymentStatus / retrievePayment → STATUS (checkout.ts checkStatus; the redirect is never proof)
- *   capturePayment / refundPayment / cancelPayment / deletePayment → after-authorization.ts
+ *   capturePayment / refundPayment / cancelPayment / deletePayment → after-authorization.ts; the first three one at a
+ *                      time per Payment, on its latest data (payment-ledger.ts)
  *   getWebhookActionAndData → webhook.ts (control verified, initial transaction only, amount never the callback's)
  *   initiatePayment with data.card_id / payment_method → saved-card-payment.ts (no gateway call); the card is charged
  *     once per payment collection by updatePayment with a CVV (the saved-card route) or by authorizePayment
@@ -30,6 +31,7 @@ import { parseSessionData, type SessionData } from "../../core/checkout/session-
 import { cancel, capture, refund, releaseDeleted } from "../../core/checkout/after-authorization"
 import { withoutTransient } from "../../core/checkout/card"
 import { checkStatus, payWithCard, startSession } from "../../core/checkout/checkout"
+import { onPaymentLedger, type LedgerCall } from "../../core/checkout/payment-ledger-store"
 import type { ProviderContext } from "../../core/checkout/context"
 import { storefrontSafe } from "../../core/checkout/payer"
 import { uploadThreeDS } from "../../core/checkout/three-ds"
@@ -106,15 +108,18 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
   }
 
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    return { data: await capture(this.ctx(), this.container, readData(withoutTransient(input.data)), input.context?.idempotency_key) }
+    const id = input.context?.idempotency_key
+    return { data: await this.onLedger(id && { capture: id }, input.data, (data) => capture(this.ctx(), this.container, data, id)) }
   }
 
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
-    return { data: await refund(this.ctx(), this.container, readData(withoutTransient(input.data)), input.context?.idempotency_key, input.amount) }
+    const id = input.context?.idempotency_key
+    return { data: await this.onLedger(id && { refund: id }, input.data, (data) => refund(this.ctx(), this.container, data, id, input.amount)) }
   }
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
-    return { data: await cancel(this.ctx(), readData(withoutTransient(input.data)), input.context?.idempotency_key) }
+    const id = input.context?.idempotency_key
+    return { data: await this.onLedger(id && { payment: id }, input.data, (data) => cancel(this.ctx(), data, id)) }
   }
 
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
@@ -139,6 +144,12 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
 
   async deletePaymentMethod(input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
     return methods.deletePaymentMethod(input)
+  }
+
+  /** A capture / refund / cancel on the Payment's latest data, one at a time (payment-ledger.ts); without an id, as given. */
+  private async onLedger(call: LedgerCall | undefined | "", given: Record<string, unknown> | undefined, job: (data: SessionData) => Promise<Record<string, unknown>>) {
+    const run = (latest: Record<string, unknown> | undefined) => job(readData(withoutTransient(latest)))
+    return call ? onPaymentLedger(this.container, call, given ?? {}, run, this.logger()) : run(given)
   }
 
   private ctx(): ProviderContext {

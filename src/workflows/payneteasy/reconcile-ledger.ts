@@ -19,12 +19,14 @@
  *                         processing it: next check on the backoff, and once the processing window
  *                         (`processingWindowMs`, core/connection/money-request.ts) has passed since it was sent, the
  *                         watch is flagged for a person (an attention item). Nothing is ever sent again.
- * Race with an admin capture/refund running at the same moment: the payment module writes the provider's data back
- * from a read it made before our write, which can put `processing` back on the entry. Discovery repairs that: an
- * entry still pending whose watch already ended with a final gateway status gets that status again (no gateway call).
+ * Race with an admin capture/refund running at the same moment: every write here goes through the Payment's ledger
+ * lock and waits for a write-back Medusa still owes (core/checkout/payment-ledger.ts), so the payment module no
+ * longer puts `processing` back on the entry from a read it made before our write. Discovery still repairs that,
+ * should it happen (a write-back that outlived the wait): an entry still pending whose watch already ended with a
+ * final gateway status gets that status again (no gateway call).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { laterEventType, type PaynetEasyClient } from "../../gateway"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
@@ -38,6 +40,8 @@ import { callbackParams } from "../../gateway/callback"
 import { errorCodeOf, errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { reflectLaterEvent, removeReflectedEvent, type ConfirmedEventFact } from "../../core/callbacks/reflect-later-event"
 import { updateWatchStep } from "./steps/update-watch"
+import { onLatestPaymentData, withoutWriteBackMark } from "../../core/checkout/payment-ledger"
+import { containerLedgerStore, RECONCILIATION_WRITE } from "../../core/checkout/payment-ledger-store"
 import { ensureWatched, watchService as service } from "../../core/reconciliation/watch"
 import { latestSpeaksFor, ledgerCheck, type EntryView, type LedgerLook, type PaymentRow, type StatusAnswer } from "../../core/reconciliation/ledger-check"
 
@@ -61,14 +65,20 @@ async function writeFinalStatus(
   status: string,
   error: { errorCode?: string; errorMessage?: string }
 ): Promise<boolean> {
-  // Read right before writing, so a capture/refund appended meanwhile is kept.
-  const payment = await readPayment(container, paymentId)
-  if (!payment?.data) return false
-  const patch = withFinalStatus(payment.data, target, status, { ...error, checkedAt: new Date().toISOString() })
-  if (!patch) return false
-  // UpdatePaymentDTO types only `id`; the module passes the rest to the Payment row (no provider call).
-  await container.resolve(Modules.PAYMENT).updatePayment({ id: paymentId, data: { ...payment.data, ...patch } } as { id: string })
-  return true
+  // On the Payment's latest data, under its ledger lock, after any write-back Medusa still owes (payment-ledger.ts),
+  // so a capture/refund appended meanwhile is kept and this status is not overwritten by a stale write-back.
+  return patchLedger(container, paymentId, (data) => withFinalStatus(data, target, status, { ...error, checkedAt: new Date().toISOString() }))
+}
+
+/** Applies `patch` to the Payment's stored data through payment-ledger.ts; whether anything was written. */
+async function patchLedger(container: MedusaContainer, paymentId: string, patch: (data: Record<string, unknown>) => Record<string, unknown> | undefined): Promise<boolean> {
+  let written = false
+  await onLatestPaymentData(containerLedgerStore(container, paymentId), {}, async (data) => {
+    const change = Object.keys(data).length ? patch(data) : undefined
+    written = !!change
+    return change ? { ...data, ...change } : data
+  }, RECONCILIATION_WRITE)
+  return written
 }
 
 /** Starts watching pending ledger entries of recently updated PaynetEasy payments; repairs reverted ones. */
@@ -196,18 +206,13 @@ const writeLedgerStatusStep = createStep(
   "payneteasy-write-ledger-status",
   async (input: { paymentId: string; target: string; status: string; errorCode?: string; errorMessage?: string }, { container }) => {
     const before = await readPayment(container, input.paymentId)
-    const previous = before?.data ? findEntry(before.data, input.target) : undefined
+    const previous = before?.data ? findEntry(withoutWriteBackMark(before.data), input.target) : undefined
     await writeFinalStatus(container, input.paymentId, input.target, input.status, input)
     return new StepResponse(true, previous ? { paymentId: input.paymentId, target: input.target, previous } : undefined)
   },
   async (undo, { container }) => {
     if (!undo) return
-    const payment = await readPayment(container, undo.paymentId)
-    if (!payment?.data) return
-    const patch = withEntry(payment.data, undo.target, undo.previous)
-    if (patch) {
-      await container.resolve(Modules.PAYMENT).updatePayment({ id: undo.paymentId, data: { ...payment.data, ...patch } } as { id: string })
-    }
+    await patchLedger(container, undo.paymentId, (data) => withEntry(data, undo.target, undo.previous))
   }
 )
 

@@ -12,6 +12,9 @@ import { DEFAULT_SANDBOX_MERCHANT, payHostedPage, startSandbox, type Sandbox } f
 import { PaynetEasyProviderService } from "../provider"
 import { pendingLedgerEntries } from "../../../core/checkout/session-data"
 import { PROVIDER_ONLY_KEYS } from "../../../core/checkout/provider-keys"
+import { container as appContainer } from "@medusajs/framework"
+import { asValue } from "@medusajs/framework/awilix"
+import { Modules } from "@medusajs/framework/utils"
 
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Unit Shopper" }
 const PAYER = { email: "u@x.test", phone: "+4930", address_1: "1 St", city: "Berlin", postal_code: "10115", country_code: "de" }
@@ -501,5 +504,102 @@ describe("provider ↔ sandbox", () => {
     expect(order(session_id)).toMatchObject({ returned: "10.00" })
     await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_s" } }) // stale data, nothing left
     expect(order(session_id).transactions.map((t) => `${t.type}/${t.amount}`)).toEqual(["sale/10.00", "reversal/3.00", "reversal/7.00"])
+  })
+
+  describe("two money calls of one Payment at once (Medusa hands both the same data and writes each answer back)", () => {
+    /**
+     * The payment module (2.21.2) reads payment.data, calls the provider outside its row lock, and writes the answer
+     * back: two admin refunds (or captures) of one Payment at once hand the provider the same data, and the later
+     * write-back drops the earlier one's ledger entry (the money model, seed 8). The cradle here does what the
+     * module does: a Payment row, Capture / Refund rows naming it, `paymentService.update` the write-back; Medusa's
+     * locking module is a mutex in the app's container.
+     */
+    const row: { data?: Record<string, unknown>; captures: Array<{ id: string; raw_amount: string }>; refunds: Array<{ id: string; raw_amount: string }> } = { captures: [], refunds: [] }
+    const held = new Map<string, Promise<void>>()
+    const locking = {
+      async execute<T>(key: string, job: () => Promise<T>): Promise<T> {
+        while (held.has(key)) await held.get(key)
+        let release!: () => void
+        held.set(key, new Promise<void>((r) => (release = r)))
+        try {
+          return await job()
+        } finally {
+          held.delete(key)
+          release()
+        }
+      },
+    }
+    beforeAll(() => appContainer.register(Modules.LOCKING, asValue(locking)))
+    afterAll(() => appContainer.register(Modules.LOCKING, asValue(undefined)))
+
+    const medusaLike = () =>
+      new PaynetEasyProviderService(
+        {
+          captureService: {
+            retrieve: async (id: string) => {
+              const c = row.captures.find((x) => x.id === id)
+              if (!c) throw new Error(`Capture with id "${id}" not found`)
+              return { ...c, payment_id: "pay_1" }
+            },
+          },
+          refundService: { retrieve: async (id: string) => ({ id, payment_id: "pay_1" }) },
+          paymentService: {
+            retrieve: async (id: string) => ({ id, data: row.data, captures: row.captures, refunds: row.refunds }),
+            update: async ({ data }: { id: string; data: Record<string, unknown> }) => {
+              row.data = data
+              return { id: "pay_1", data }
+            },
+          },
+        },
+        { baseUrl: sandbox.url, endpointId: DEFAULT_SANDBOX_MERCHANT.endpointIds[0], login: DEFAULT_SANDBOX_MERCHANT.login, controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey, backendUrl: "http://127.0.0.1:9" }
+      )
+
+    /** Medusa's capturePayment / refundPayment: the row read before the provider call, the answer written back after. */
+    const medusaCapture = async (p: PaynetEasyProviderService, id: string, amount: string) => {
+      row.captures.push({ id, raw_amount: amount })
+      const given = row.data
+      const out = await p.capturePayment({ data: given, context: { idempotency_key: id } })
+      row.data = out.data
+    }
+    const medusaRefund = async (p: PaynetEasyProviderService, id: string, amount: string) => {
+      row.refunds.push({ id, raw_amount: amount })
+      const given = row.data
+      const out = await p.refundPayment({ data: given, amount, context: { idempotency_key: id } })
+      row.data = out.data
+    }
+
+    const payment = async () => {
+      const { data, session_id } = await authorizedPayment("10.42")
+      row.data = data
+      row.captures = []
+      row.refunds = []
+      return { p: medusaLike(), session_id }
+    }
+    const ids = (key: "captures" | "refunds") => ((row.data?.[key] as Array<{ id: string }> | undefined) ?? []).map((e) => e.id).sort()
+
+    it("two refunds at once: both returned at the gateway, both in the Payment's ledger", async () => {
+      const { p, session_id } = await payment()
+      await medusaCapture(p, `cap_all_${session_id}`, "10.42")
+      await Promise.all([medusaRefund(p, `ref_a_${session_id}`, "1"), medusaRefund(p, `ref_b_${session_id}`, "2")])
+      expect(order(session_id).returned).toBe("3.00")
+      expect(ids("refunds")).toEqual([`ref_a_${session_id}`, `ref_b_${session_id}`].sort())
+      expect(pendingLedgerEntries(row.data)).toEqual([])
+    })
+
+    it("two partial captures at once: both captured, both in the ledger", async () => {
+      const { p, session_id } = await payment()
+      await Promise.all([medusaCapture(p, `cap_a_${session_id}`, "4"), medusaCapture(p, `cap_b_${session_id}`, "3")])
+      expect(order(session_id).captured).toBe("7.00")
+      expect(ids("captures")).toEqual([`cap_a_${session_id}`, `cap_b_${session_id}`].sort())
+    })
+
+    it("a capture and a refund at once: the refund waits for the capture's ledger entry", async () => {
+      const { p, session_id } = await payment()
+      await medusaCapture(p, `cap_1_${session_id}`, "5")
+      await Promise.all([medusaCapture(p, `cap_2_${session_id}`, "5"), medusaRefund(p, `ref_1_${session_id}`, "2")])
+      expect(order(session_id)).toMatchObject({ captured: "10.00", returned: "2.00" })
+      expect(ids("captures")).toEqual([`cap_1_${session_id}`, `cap_2_${session_id}`].sort())
+      expect(ids("refunds")).toEqual([`ref_1_${session_id}`])
+    })
   })
 })
