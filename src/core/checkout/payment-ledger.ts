@@ -9,9 +9,11 @@
  * while the first is still processing. So each call takes the Payment's lock, reads the stored data (not the copy
  * Medusa handed it), runs, and stores its answer at once.
  *
- * The write-back mark: the answer is stored with `ledgerWriteBack` set, and handed to Medusa without it. Medusa's own
- * write-back, a moment later, is the same data without the mark. A call that finds the mark still there knows Medusa
- * has not written the previous answer back yet, which would overwrite whatever this call stores; it waits (bounded:
+ * The write-back mark: the answer is stored with `ledgerWriteBack` set, and handed to Medusa with it null. Medusa's own
+ * write-back, a moment later, is the same data with the mark null: its repository merges an update into the stored
+ * object (`mergeObjectProperties`), so a key left out would survive and only an explicit null clears it (the money
+ * model's seed 8: a refund after a capture waited out the whole bound). A call that finds the mark still set knows
+ * Medusa has not written the previous answer back yet, which would overwrite whatever this call stores; it waits (bounded:
  * a write-back that never comes, because Medusa's update failed, leaves a stale mark, and the stored data is the truth
  * anyway). Reconciliation writes through the same rule without leaving a mark (nothing writes back after it).
  */
@@ -37,6 +39,11 @@ export interface LedgerOptions {
   awaitsWriteBack?: boolean
 }
 
+/** Whether Medusa still owes the write-back of the answer stored in `data`. */
+export function awaitsWriteBack(data: Data | undefined): boolean {
+  return !!data?.[WRITE_BACK_MARK]
+}
+
 export function withoutWriteBackMark(data: Data): Data {
   if (!(WRITE_BACK_MARK in data)) return data
   const { [WRITE_BACK_MARK]: _mark, ...rest } = data
@@ -47,26 +54,25 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /**
  * Runs `job` on the Payment's latest stored data (or `given` when nothing is stored) under the Payment's lock, stores
- * its answer when it changed anything, and returns the answer without the mark. A job that throws stores nothing.
+ * its answer when it changed anything, and returns the answer for Medusa to write back (the mark null). A job that throws stores nothing.
  */
 export async function onLatestPaymentData(
   store: PaymentLedgerStore,
   given: Data,
   job: (latest: Data) => Promise<Data>,
-  { writeBackWaitMs = 10_000, pollMs = 50, sleep = defaultSleep, awaitsWriteBack = true }: LedgerOptions = {}
+  { writeBackWaitMs = 10_000, pollMs = 50, sleep = defaultSleep, awaitsWriteBack: writeBack = true }: LedgerOptions = {}
 ): Promise<Data> {
   return store.lock(async () => {
     let stored = await store.read()
     // counted steps, not the wall clock: a busy machine waits as many polls as a quiet one
-    for (let waited = 0; stored && WRITE_BACK_MARK in stored && waited < writeBackWaitMs; waited += pollMs) {
+    for (let waited = 0; awaitsWriteBack(stored) && waited < writeBackWaitMs; waited += pollMs) {
       await sleep(pollMs)
       stored = await store.read()
     }
     const latest = stored ? withoutWriteBackMark(stored) : withoutWriteBackMark(given)
     const answer = withoutWriteBackMark(await job(latest))
-    if (JSON.stringify(answer) !== JSON.stringify(latest)) {
-      await store.write(awaitsWriteBack ? { ...answer, [WRITE_BACK_MARK]: new Date().toISOString() } : answer)
-    }
-    return answer
+    if (JSON.stringify(answer) === JSON.stringify(latest)) return answer
+    await store.write({ ...answer, [WRITE_BACK_MARK]: writeBack ? new Date().toISOString() : null })
+    return writeBack ? { ...answer, [WRITE_BACK_MARK]: null } : answer
   })
 }

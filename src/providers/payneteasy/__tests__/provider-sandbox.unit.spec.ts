@@ -511,8 +511,9 @@ describe("provider ↔ sandbox", () => {
      * The payment module (2.21.2) reads payment.data, calls the provider outside its row lock, and writes the answer
      * back: two admin refunds (or captures) of one Payment at once hand the provider the same data, and the later
      * write-back drops the earlier one's ledger entry (the money model, seed 8). The cradle here does what the
-     * module does: a Payment row, Capture / Refund rows naming it, `paymentService.update` the write-back; Medusa's
-     * locking module is a mutex in the app's container.
+     * module does: a Payment row, Capture / Refund rows naming it, every update merged into the stored data (Medusa's
+     * repository: `mergeObjectProperties`), the write-back after the call; Medusa's locking module is a mutex in the
+     * app's container.
      */
     const row: { data?: Record<string, unknown>; captures: Array<{ id: string; raw_amount: string }>; refunds: Array<{ id: string; raw_amount: string }> } = { captures: [], refunds: [] }
     const held = new Map<string, Promise<void>>()
@@ -546,8 +547,8 @@ describe("provider ↔ sandbox", () => {
           paymentService: {
             retrieve: async (id: string) => ({ id, data: row.data, captures: row.captures, refunds: row.refunds }),
             update: async ({ data }: { id: string; data: Record<string, unknown> }) => {
-              row.data = data
-              return { id: "pay_1", data }
+              row.data = { ...row.data, ...data }
+              return { id: "pay_1", data: row.data }
             },
           },
         },
@@ -559,13 +560,13 @@ describe("provider ↔ sandbox", () => {
       row.captures.push({ id, raw_amount: amount })
       const given = row.data
       const out = await p.capturePayment({ data: given, context: { idempotency_key: id } })
-      row.data = out.data
+      row.data = { ...row.data, ...out.data }
     }
     const medusaRefund = async (p: PaynetEasyProviderService, id: string, amount: string) => {
       row.refunds.push({ id, raw_amount: amount })
       const given = row.data
       const out = await p.refundPayment({ data: given, amount, context: { idempotency_key: id } })
-      row.data = out.data
+      row.data = { ...row.data, ...out.data }
     }
 
     const payment = async () => {
@@ -584,6 +585,7 @@ describe("provider ↔ sandbox", () => {
       expect(order(session_id).returned).toBe("3.00")
       expect(ids("refunds")).toEqual([`ref_a_${session_id}`, `ref_b_${session_id}`].sort())
       expect(pendingLedgerEntries(row.data)).toEqual([])
+      expect(row.data?.ledgerWriteBack).toBeNull() // Medusa's merged write-back cleared the mark
     })
 
     it("two partial captures at once: both captured, both in the ledger", async () => {
