@@ -13,8 +13,8 @@
  * write-back, a moment later, is the same data with the mark null: its repository merges an update into the stored
  * object (`mergeObjectProperties`), so a key left out would survive and only an explicit null clears it (the money
  * model's seed 8: a refund after a capture waited out the whole bound). A call that finds the mark still set knows
- * Medusa has not written the previous answer back yet, which would overwrite whatever this call stores; it waits (bounded:
- * a write-back that never comes, because Medusa's update failed, leaves a stale mark, and the stored data is the truth
+ * Medusa has not written the previous answer back yet, which would overwrite whatever this call stores; it waits
+ * (bounded: a write-back that never comes, because Medusa's update failed, leaves a stale mark, and the stored data is the truth
  * anyway). Reconciliation writes through the same rule without leaving a mark (nothing writes back after it).
  */
 
@@ -54,7 +54,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /**
  * Runs `job` on the Payment's latest stored data (or `given` when nothing is stored) under the Payment's lock, stores
- * its answer when it changed anything, and returns the answer for Medusa to write back (the mark null). A job that throws stores nothing.
+ * its answer when it changed anything, and returns the answer for Medusa to write back (the mark null). A job that
+ * throws stores nothing.
  */
 export async function onLatestPaymentData(
   store: PaymentLedgerStore,
