@@ -18,6 +18,7 @@ import {
   adminAndEurStore, checkoutToPaymentSession, completeCartResponse, payerFromCart, postCard, type AdminAuth, type StoreFixture,
 } from "../helpers/store"
 import { answer, savedCardShopper } from "../helpers/saved-card-shopper"
+import { LOCK_KEYS } from "../../src/core/locks/lock-keys"
 
 jest.setTimeout(240_000)
 
@@ -97,6 +98,39 @@ medusaIntegrationTestRunner({
       const after = await paymentOf(payment.payment_session_id)
       expect(after.captures.map((c: any) => Number(c.amount))).toEqual([4.2])
       expect(after.data.captures).toEqual([expect.objectContaining({ amount: "4.20", status: "approved" })])
+    })
+
+    it("a refund queued behind a pending capture while another capture is still on its way: refused, no RETURN (the gateway would release the hold)", async () => {
+      // Found from outside (issue 49): capture A pending at a slow gateway, a refund R and a capture B sent meanwhile.
+      // Medusa writes B's Capture row before it calls the provider, so R, whose turn comes first, saw B's row as captured
+      // money: its RETURN went out while the gateway had captured nothing, and released part of the hold instead.
+      const { payment, orderid } = await placedOrder()
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "CAPTURE", times: 1 })
+      expect((await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 4.2 }, admin))).status).toBe(200)
+      expect((await paymentOf(payment.payment_session_id)).data.captures).toEqual([expect.objectContaining({ amount: "4.20", pending: true })])
+
+      // The test holds the Payment's ledger lock, so R and then B wait for it in that order (the in-memory locking
+      // provider hands a released key to its first waiter); each is known to wait once Medusa has written its row.
+      const locking = getContainer().resolve(Modules.LOCKING) as any
+      let release!: () => void
+      const held = new Promise<void>((r) => (release = r))
+      let locked!: () => void
+      const taken = new Promise<void>((r) => (locked = r))
+      const holder = locking.execute(LOCK_KEYS.paymentLedger(payment.id), async () => (locked(), held), { timeout: 120 })
+      await taken
+      const refund = answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 4 }, admin))
+      await waitFor("the refund's row", async () => (await paymentOf(payment.payment_session_id)).refunds.length === 1)
+      const second = answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 5 }, admin))
+      await waitFor("the second capture's row", async () => (await paymentOf(payment.payment_session_id)).captures.length === 2)
+      release()
+      await holder
+      const [r] = await Promise.all([refund, second])
+
+      expect({ refund: r.status, returns: requests("RETURN"), released: sandbox().control.transaction(orderid)?.released }).toEqual({
+        refund: 400, returns: 0, released: "0.00",
+      })
+      expect(String(r.data?.message)).toMatch(/not confirmed by the gateway yet/)
+      expect((await paymentOf(payment.payment_session_id)).refunds).toEqual([])
     })
 
     describe("saved card", () => {

@@ -10,16 +10,21 @@
  * seed 3: checkout, then a 0.01 refund before any capture). Read like capture-amount.ts: through the payment module's
  * internal services in the provider's cradle; if they cannot be read, nothing is returned.
  *
- * A capture still pending in the plugin's ledger (maybe sent and not shown by STATUS yet, or still processing) is not
- * room: if the gateway never made it, a RETURN of that money releases the preauth's hold instead of returning money,
- * and Medusa would show a refund of money it never took (found by the fault trials, seed 20261123: a capture lost to
- * an HTTP 500, then refunds of it). Its refund waits until reconciliation confirms the capture.
+ * On a preauth, only a capture the plugin's ledger shows approved is room. One still pending there (maybe sent and not
+ * shown by STATUS yet, or still processing) is not: if the gateway never made it, a RETURN of that money releases the
+ * preauth's hold instead of returning money, and Medusa would show a refund of money it never took (found by the fault
+ * trials, seed 20261123: a capture lost to an HTTP 500, then refunds of it). Nor is a Capture row with no ledger entry
+ * at all: Medusa writes the row before it calls the provider, so a capture still waiting for the Payment's ledger lock
+ * has one (found from outside, issue 49: a capture pending at a slow gateway, then a refund and a second capture sent
+ * meanwhile; the refund's turn came first and its RETURN released the hold). Such a refund waits until the gateway
+ * confirms the capture. A sale's captures are its approved sale: all room.
  */
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { fromMinorUnits } from "../../gateway/money"
 import { toMinor } from "./amounts"
-import { pendingLedgerEntries } from "./session-data"
+import { isApproved } from "../../gateway/statuses"
+import { sessionDataSchema } from "./session-data"
 
 type Row = { id: string; raw_amount?: BigNumberInput; amount?: BigNumberInput }
 type Services = {
@@ -45,8 +50,8 @@ export async function assertRefundable(cradle: unknown, refundId: string, amount
     )
   }
   const sum = (rows: Row[] | undefined) => (rows ?? []).reduce((n, r) => n + toMinor((r.raw_amount ?? r.amount ?? 0) as BigNumberInput, currency), 0n)
-  const unconfirmed = new Set(pendingLedgerEntries(payment.data ?? undefined).filter((e) => e.kind === "capture").map((e) => e.id))
-  const waiting = sum(payment.captures?.filter((c) => unconfirmed.has(c.id)))
+  const confirmed = confirmedCaptureIds(payment.data ?? undefined)
+  const waiting = sum(payment.captures?.filter((c) => confirmed !== "all" && !confirmed.has(c.id)))
   const room = sum(payment.captures) - waiting - sum(payment.refunds?.filter((r) => r.id !== refundId))
   if (amount > room) {
     const why = waiting > 0n ? `; ${fromMinorUnits(waiting, currency)} captured is not confirmed by the gateway yet and can be refunded once it is` : ""
@@ -56,4 +61,12 @@ export async function assertRefundable(cradle: unknown, refundId: string, amount
         `(${fromMinorUnits(room > 0n ? room : 0n, currency)})${why}; nothing was returned`
     )
   }
+}
+
+/** The Medusa Capture ids the gateway confirmed: every one on a sale, on a preauth those with an approved, final entry. */
+function confirmedCaptureIds(data: Record<string, unknown> | undefined): Set<string> | "all" {
+  const parsed = sessionDataSchema.pick({ transactionType: true, captures: true }).partial().safeParse(data ?? {})
+  if (!parsed.success) return new Set()
+  if (parsed.data.transactionType === "sale") return "all"
+  return new Set((parsed.data.captures ?? []).filter((e) => e.pending !== true && isApproved(e.status)).map((e) => e.id))
 }

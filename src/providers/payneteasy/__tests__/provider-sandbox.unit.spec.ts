@@ -44,10 +44,11 @@ function provider(extra: Record<string, unknown> = {}) {
     paymentService: {
       retrieve: async (paymentId: string) => {
         const rows = refundRoom.get(paymentId.replace(/^pay_of_/, ""))
-        if (!rows) return { captures: [{ id: "capt_any", raw_amount: "1000000" }], refunds: [] }
+        // no rows named: a capture the gateway confirmed, of any amount (refund-room.ts counts only confirmed ones)
+        if (!rows) return { data: { captures: [{ id: "capt_any", amount: "1000000.00", status: "approved" }] }, captures: [{ id: "capt_any", raw_amount: "1000000" }], refunds: [] }
         return {
           data: rows.data,
-          captures: [{ id: "capt_1", raw_amount: rows.captured }],
+          captures: [{ id: ((rows.data?.captures as Array<{ id: string }> | undefined)?.[0]?.id) ?? "capt_1", raw_amount: rows.captured }],
           refunds: rows.refunded.map((a, i) => ({ id: `ref_earlier_${i}`, raw_amount: a })),
         }
       },
@@ -295,9 +296,9 @@ describe("provider ↔ sandbox", () => {
     await expect(p.refundPayment({ data, amount: "0.01", context: { idempotency_key: "ref_none_captured" } })).rejects.toThrow(/more than what was captured and not refunded yet \(0\.00\)/)
     captures.set("capt_part", "4")
     const captured = await p.capturePayment({ data, context: { idempotency_key: "capt_part" } })
-    refundRoom.set("ref_over", { captured: "4", refunded: ["3.99"] })
+    refundRoom.set("ref_over", { captured: "4", refunded: ["3.99"], data: captured.data })
     await expect(p.refundPayment({ data: captured.data, amount: "0.02", context: { idempotency_key: "ref_over" } })).rejects.toThrow(/\(0\.01\); nothing was returned/)
-    refundRoom.set("ref_exact", { captured: "4", refunded: ["3.99"] })
+    refundRoom.set("ref_exact", { captured: "4", refunded: ["3.99"], data: captured.data })
     await p.refundPayment({ data: captured.data, amount: "0.01", context: { idempotency_key: "ref_exact" } })
     expect((sandbox.control.requests().RETURN ?? 0) - before).toBe(1)
     expect(order(session_id)).toMatchObject({ captured: "4.00", returned: "0.01", released: "0.00" })
