@@ -14,6 +14,7 @@
  * (an authorized session of an open cart), or an attention item.
  */
 import { reconcileTick } from "../../../integration-tests/helpers/reconcile-tick"
+import { DEFAULT_PROCESSING_WINDOW_MS } from "../../../src/core/connection"
 import { attentionItems } from "../../../src/core/dashboard/attention"
 import { sessionIdFromClientOrderId } from "../../../src/core/checkout/client-order-id"
 import { toMinorUnits } from "../../../src/gateway/money"
@@ -248,20 +249,23 @@ export async function attentionNames(world: World): Promise<Set<string>> {
 }
 
 /**
- * Faults cleared, then reconciliation ticks (looking a few seconds ahead, as the job would later) until the settled
- * rules hold or the rounds run out; returns what is still wrong. Waits on the condition, a short pause between rounds.
+ * Faults cleared, then reconciliation ticks (looking ahead, as the job would later: seconds, then past the processing
+ * window) until the settled rules hold or the rounds run out; returns what is still wrong. Waits on the condition, a
+ * short pause between rounds.
  */
 export async function settle(world: World, rounds = 20): Promise<string[]> {
   world.sandbox().control.clearFaults()
   // what the gateway still holds in slow processing ends now (as it would, later, by itself)
   const control = world.sandbox().control as { finishProcessing?: () => number[] }
   control.finishProcessing?.()
-  const ahead = () => new Date(Date.now() + 6_000)
+  // The first half of the rounds look a few seconds ahead; the rest past the processing window, as the job would once
+  // it has passed: a request that may have been sent and that STATUS still does not show is then an attention item.
+  const ahead = (i: number) => () => new Date(Date.now() + (i < rounds / 2 ? 6_000 : DEFAULT_PROCESSING_WINDOW_MS + 60_000))
   let problems: string[] = []
   for (let i = 0; i < rounds; i++) {
     if (i > 0) {
       await new Promise((r) => setTimeout(r, Math.min(100 * i, 500)))
-      await reconcileTick(world.container, { now: ahead })
+      await reconcileTick(world.container, { now: ahead(i) })
     }
     problems = settledProblems(await readLedgers(world, world.checkouts), await attentionNames(world))
     if (!problems.length) break
