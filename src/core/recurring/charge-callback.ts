@@ -20,6 +20,7 @@ import { nextChargeDate } from "../../gateway/schedule"
 import { scrub } from "../../gateway/scrub"
 import { cardsClient } from "../connection/cards-config"
 import { isFinal } from "../connection"
+import { isApproved } from "../../gateway/statuses"
 import { recurringRowId } from "../callbacks/order-kinds"
 import type { CallbackRow, RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 import { service } from "./records"
@@ -63,7 +64,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
     const amount = status.amount ?? row.amount ?? rp.amount
     const currency = (status.currency ?? row.currency ?? rp.currency_code).toUpperCase()
     const sameMoney = currency === rp.currency_code && toMinorUnits(amount, currency) === toMinorUnits(rp.amount, rp.currency_code)
-    const approved = status.status === "approved"
+    const approved = isApproved(status)
     const note = !approved ? null
       : rp.status === "cancelled" ? "charged after the recurring payment was cancelled here: a person must stop it and refund at the gateway"
       : !sameMoney ? `charged ${amount} ${currency}, the subscription is ${rp.amount} ${rp.currency_code}: a person must check it`
