@@ -169,15 +169,18 @@ describe("src/ layout (docs/architecture.md)", () => {
     expect(initial.filter((f) => area(path.join(SRC, f)) !== "sandbox")).toEqual([])
   })
 
-  it("status rules are written once: no list or if-chain of final statuses outside their tables (gateway/operations.ts, core/payouts/payout-phase.ts)", () => {
+  it("status rules are written once: no list or if-chain of final statuses outside their tables (gateway/operations.ts, core/payouts/payout-phase.ts, core/recurring/recurring-phase.ts)", () => {
     // three or more of the gateway's or a payout's final statuses in a list, or two of them tested in a row on a status;
+    // likewise a recurring payment's charging or cancellable statuses, two in a row;
     // the gateway, its double, the models' own enums and the storefront kit's states (its own words) are the homes
     const F = "(approved|declined|error|filtered|check_declined|failed|ineligible)"
-    const finalList = new RegExp(`\\[\\s*"${F}"(\\s*,\\s*"${F}"){2,}`)
-    const chain = new RegExp(`[\\w.?]*[sS]tatus [=!]== "${F}" (\\|\\||&&) [\\w.?]*[sS]tatus [=!]== "${F}"`)
+    const R = "(active|past_due|needs_attention)"
+    const list = (w: string, n: number) => new RegExp(`\\[\\s*"${w}"(\\s*,\\s*"${w}"){${n},}`)
+    const chain = (w: string) => new RegExp(`[\\w.?]*[sS]tatus [=!]== "${w}" (\\|\\||&&) [\\w.?]*[sS]tatus [=!]== "${w}"`)
+    const rules = [list(F, 2), chain(F), list(R, 1), chain(R)]
     const offenders = files
       .filter((f) => !["gateway", "sandbox", "modules", "storefront"].includes(area(f)))
-      .filter((f) => finalList.test(codeOf(f)) || chain.test(codeOf(f)))
+      .filter((f) => rules.some((r) => r.test(codeOf(f))))
     expect(offenders.map(rel)).toEqual([])
   })
 

@@ -29,6 +29,7 @@ import { statusFields } from "../../gateway/requests"
 import { errorCodeOf, errorMessageOf } from "../../gateway/replies"
 import { isRetryClientOrderId, settleRetryIntent } from "./retry-intent"
 import { LOCK_KEYS } from "../locks/lock-keys"
+import { isCharging } from "./recurring-phase"
 
 export const CHARGE_FAILED_EVENT = "payneteasy.recurring_payment.charge_failed"
 
@@ -80,7 +81,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
       // answered; a decline makes the subscription past due (never silently active), an approved charge ends that
       if (rp.status !== "cancelled") {
         const overdueAnswered = rp.status === "needs_attention" && (rp.reason ?? "").startsWith(OVERDUE_REASON_PREFIX)
-        const settles = overdueAnswered || rp.status === "active" || rp.status === "past_due"
+        const settles = overdueAnswered || isCharging(rp.status)
         const standing = !settles || (approved && note) ? {}
           : approved ? { status: "active" as const, reason: null }
           : { status: "past_due" as const, reason: pastDueReason(status.status, charge.error_message) }
