@@ -92,6 +92,8 @@ for (const f of files) {
   }
 }
 const rel = (f: string) => path.relative(SRC, f)
+/** A file's text without its comment lines (a comment may name a key or an address it explains). */
+const codeOf = (f: string) => fs.readFileSync(f, "utf8").split("\n").filter((l) => !/^\s*(\*|\/\/|\/\*)/.test(l)).join("\n")
 
 /**
  * A file the admin bundle may import for its values: shared rules (zod schemas, pure functions) that import no
@@ -156,13 +158,44 @@ describe("src/ layout (docs/architecture.md)", () => {
   })
 
   it("each constant is written once: lock keys in core/locks/lock-keys.ts, the plugin's URLs in core/connection/plugin-urls.ts, initial transaction types in gateway/statuses.ts", () => {
-    const text = (f: string) => fs.readFileSync(f, "utf8").split("\n").filter((l) => !/^\s*(\*|\/\/)/.test(l)).join("\n")
-    const typedAgain = (pattern: RegExp, home: string) => files.filter((f) => rel(f) !== home && pattern.test(text(f))).map(rel)
-    expect(typedAgain(/[`"]payneteasy:[a-z-]+:/, path.join("core", "locks", "lock-keys.ts"))).toEqual([])
-    expect(typedAgain(/\/payneteasy\/(callback|return)[`"]/, path.join("core", "connection", "plugin-urls.ts"))).toEqual([])
+    const typedAgain = (pattern: RegExp, home: string) => files.filter((f) => rel(f) !== home && pattern.test(codeOf(f))).map(rel)
+    // a lock key anywhere in code (`payneteasy:recurring:${id}`, "payneteasy:payout:"), not only as a literal's start
+    expect(typedAgain(/payneteasy:[a-z-]+:/, path.join("core", "locks", "lock-keys.ts"))).toEqual([])
+    // the callback and return addresses, however they end (a quote, a query string, a template's next part);
+    // /admin/payneteasy/callbacks is another route
+    expect(typedAgain(/\/payneteasy\/(callback|return)(?![\w-])/, path.join("core", "connection", "plugin-urls.ts"))).toEqual([])
     // the sandbox is the gateway's double and keeps its own wire names
-    const initial = typedAgain(/=== "sale" \|\| [\w.]+ === "preauth"|new Set\(\["sale", "preauth"/, path.join("gateway", "statuses.ts"))
+    const initial = typedAgain(/[=!]== "sale" (\|\||&&) [\w.]+ [=!]== "preauth"|\["sale", "preauth"\]/, path.join("gateway", "statuses.ts"))
     expect(initial.filter((f) => area(path.join(SRC, f)) !== "sandbox")).toEqual([])
+  })
+
+  it("status rules are written once: no list or if-chain of final statuses outside their tables (gateway/operations.ts, core/payouts/payout-phase.ts, core/recurring/recurring-phase.ts)", () => {
+    // three or more of the gateway's or a payout's final statuses in a list, or two of them tested in a row on a status;
+    // likewise a recurring payment's charging or cancellable statuses, two in a row;
+    // the gateway, its double, the models' own enums and the storefront kit's states (its own words) are the homes
+    const F = "(approved|declined|error|filtered|check_declined|failed|ineligible)"
+    const R = "(active|past_due|needs_attention)"
+    const list = (w: string, n: number) => new RegExp(`\\[\\s*"${w}"(\\s*,\\s*"${w}"){${n},}`)
+    const chain = (w: string) => new RegExp(`[\\w.?]*[sS]tatus [=!]== "${w}" (\\|\\||&&) [\\w.?]*[sS]tatus [=!]== "${w}"`)
+    const rules = [list(F, 2), chain(F), list(R, 1), chain(R)]
+    const offenders = files
+      .filter((f) => !["gateway", "sandbox", "modules", "storefront"].includes(area(f)))
+      .filter((f) => rules.some((r) => r.test(codeOf(f))))
+    expect(offenders.map(rel)).toEqual([])
+  })
+
+  /**
+   * Casts that switch the type check off, in code that is not a test: the count may go down, never up (lower the
+   * number with the change that removes one). Recorded 2026-12-03 (issue 54): 33 `as unknown as`, 40 `: any`, 15 `as any`.
+   */
+  const CAST_LIMITS: Array<[string, RegExp, number]> = [
+    ["as unknown as", /\bas unknown as\b/g, 33],
+    [": any", /:\s*any\b/g, 40],
+    ["as any", /\bas any\b/g, 15],
+  ]
+  it.each(CAST_LIMITS)("no more `%s` casts in src/ (tests excepted) than today", (_name, pattern, limit) => {
+    const count = files.reduce((n, f) => n + (codeOf(f).match(pattern) ?? []).length, 0)
+    expect(count).toBeLessThanOrEqual(limit)
   })
 
   it("every folder of src/ and of src/core opens with a README saying what lives there and what it may import", () => {

@@ -21,6 +21,8 @@ export const isFinal = (v: HasStatus): boolean => FINAL.has(of(v))
 export const isApproved = (v: HasStatus): boolean => of(v) === "approved"
 /** Final and not approved: declined, error or filtered (the gateway refused; nothing moved). */
 export const isDeclined = (v: HasStatus): boolean => isFinal(v) && !isApproved(v)
+/** The same statuses as a list, for a query over stored statuses (declined, error, filtered). */
+export const DECLINED_STATUSES: readonly FinalGatewayStatus[] = FINAL_STATUSES.filter((s) => s !== "approved")
 
 /** The transaction types that carry a payment's own outcome (its first transaction); every other type is a later
  *  event on the order (capture, return, void, chargeback, …). Written once (issue 54). */

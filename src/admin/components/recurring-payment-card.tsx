@@ -18,8 +18,7 @@ import { Field } from "./field"
 import { Status } from "./format"
 import { RetryChargeButton } from "./retry-charge-button"
 import { orderRef } from "../lib/formatters"
-
-const CANCELLABLE = new Set(["active", "past_due", "needs_attention"])
+import { isCancellable, isCharging } from "../../core/recurring/recurring-phase"
 
 /** What the gateway's schedule did when it was cancelled here (models/recurring-payment.ts `gateway_cancel`). */
 function gatewayStop(rp: RecurringPayment, t: ReturnType<typeof useWords>["t"]): { text: string; ok: boolean } | null {
@@ -57,7 +56,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
     })
 
   const stop = gatewayStop(rp, t)
-  const canCancel = CANCELLABLE.has(rp.status) || (rp.status === "cancelled" && !!rp.recurring_payment_id && rp.gateway_cancel !== "stopped")
+  const canCancel = isCancellable(rp.status) || (rp.status === "cancelled" && !!rp.recurring_payment_id && rp.gateway_cancel !== "stopped")
 
   const onCancel = async () => {
     const ok = await prompt({
@@ -90,7 +89,7 @@ export function RecurringPaymentCard({ rp }: { rp: RecurringPayment }) {
         <Field label={t("payneteasy.recurring.gatewayId")} value={rp.recurring_payment_id} testId="payneteasy-recurring-gateway-id" />
         <Field label={t("payneteasy.recurring.card")} value={rp.card ? w.card(rp.card.brand, rp.card.last4) : null} testId="payneteasy-recurring-card" mono={false} />
         <Field label={t("payneteasy.recurring.created")} value={w.date(rp.created_at)} mono={false} />
-        <Field label={t("payneteasy.recurring.nextCharge")} value={rp.status === "active" || rp.status === "past_due" ? w.date(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
+        <Field label={t("payneteasy.recurring.nextCharge")} value={isCharging(rp.status) ? w.date(rp.next_charge_at) : "—"} testId="payneteasy-recurring-next" mono={false} />
         {rp.cancelled_at && (
           <Field
             label={t("payneteasy.recurring.cancelled")}

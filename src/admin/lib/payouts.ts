@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { sdk } from "./sdk"
 import type { PayoutStatus } from "../../core/payouts/payout-state"
+import { isFinalPayout } from "../../core/payouts/payout-phase"
 import type { PayoutSettings } from "./types"
 import { formatCard, lastFour } from "./formatters"
 
@@ -37,7 +38,7 @@ export function usePayout(id: string) {
     queryKey: [...KEY, "detail", id],
     queryFn: () =>
       sdk.client.fetch<{ payout: Payout & { history: PayoutHistoryEntry[]; people: Record<string, string> } }>(`/admin/payneteasy/payouts/${id}`),
-    refetchInterval: (q) => (["approved", "declined", "error", "filtered", "check_declined", "failed", "ineligible"].includes(q.state.data?.payout.status ?? "") ? false : 2000),
+    refetchInterval: (q) => (isFinalPayout(q.state.data?.payout.status ?? "") ? false : 2000),
   })
 }
 

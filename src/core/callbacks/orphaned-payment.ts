@@ -22,7 +22,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { isApproved, isFinal } from "../../gateway/statuses"
+import { isApproved, isFinal, isInitialTransactionType } from "../../gateway/statuses"
 import { statusFields } from "../../gateway/requests"
 import { transactionTypeOf } from "../../gateway/replies"
 import type { CallbackRow } from "../../modules/payneteasy/service"
@@ -102,7 +102,7 @@ export async function giveBackOrphanedPayment(container: MedusaContainer, row: C
       if (!isFinal(reply)) throw new Error(`the give-back of order ${row.orderid} is still ${reply.status} at the gateway; STATUS decides on the next try`)
       return { outcome: "flagged", detail: `the gateway ${reply.status} the give-back (${type}) of order ${row.orderid}: a person must void or refund it at the gateway` }
     }
-    if (type !== "sale" && type !== "preauth") {
+    if (!isInitialTransactionType(type)) {
       return { outcome: "flagged", detail: `order ${row.orderid} of a deleted payment session shows a ${type} ${reply.status}: a person must check it at the gateway` }
     }
     if (!isFinal(reply)) throw new Error(`order ${row.orderid} is still ${reply.status} at the gateway; STATUS decides on the next try`)

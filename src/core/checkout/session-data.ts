@@ -8,7 +8,7 @@
  */
 import { z } from "zod"
 import { safeParseLoose } from "../../gateway/loose-object"
-import { isFinal } from "../../gateway/statuses"
+import { INITIAL_TRANSACTION_TYPES, isFinal } from "../../gateway/statuses"
 
 const ledgerEntry = z.looseObject({
   /** Medusa's Capture / Refund id (context.idempotency_key): a replay of the same id is a no-op. */
@@ -42,7 +42,7 @@ export const sessionDataSchema = z.looseObject({
   // "" = cleared (a new direct attempt whose reply was lost has no gateway order id yet): read as none.
   orderId: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().optional()),
   flow: z.enum(["hosted", "direct"]),
-  transactionType: z.enum(["sale", "preauth"]),
+  transactionType: z.enum(INITIAL_TRANSACTION_TYPES),
   amount: z.string(),
   currency: z.string(),
   gatewayStatus: cleared(z.string()),

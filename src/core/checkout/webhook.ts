@@ -14,6 +14,7 @@
 import type { WebhookActionResult } from "@medusajs/framework/types"
 import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { verifyCallback } from "../../gateway"
+import { isInitialTransactionType } from "../../gateway/statuses"
 import { sessionIdFromClientOrderId } from "./client-order-id"
 import { toSessionStatus, transactionTypeKey } from "./status-map"
 
@@ -63,7 +64,7 @@ export function webhookAction(data: unknown, controlKey: string): WebhookActionR
 export function verifiedWebhookAction(params: Record<string, string>): WebhookActionResult {
   const sessionId = sessionIdFromClientOrderId(params.client_orderid ?? params.merchant_order)
   const type = transactionTypeKey(params.type)
-  if (!sessionId || (type !== "sale" && type !== "preauth")) {
+  if (!sessionId || !isInitialTransactionType(type)) {
     return { action: PaymentActions.NOT_SUPPORTED }
   }
   const action = WEBHOOK_ACTIONS[toSessionStatus({ status: params.status, transactionType: type })]

@@ -13,6 +13,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { GIVE_UP_AFTER_MS } from "../reconciliation/backoff"
+import { DECLINED_STATUSES } from "../../gateway/statuses"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type { ReconciliationRow, RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 import type { PayoutRow } from "../payouts/payout-state"
@@ -125,7 +126,7 @@ export async function moreAttentionItems(container: MedusaContainer, maxRows: nu
   const due = subs.filter((s) => s.status === "past_due")
   const charges = due.length
     ? ((await svc.listPaynetEasyRecurringCharges(
-        { recurring_payment_row_id: due.map((s) => s.id), status: ["declined", "error", "filtered"] },
+        { recurring_payment_row_id: due.map((s) => s.id), status: [...DECLINED_STATUSES] },
         { order: { charged_at: "DESC" }, take: maxRows }
       )) as RecurringChargeRow[])
     : []

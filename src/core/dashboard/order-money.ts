@@ -8,7 +8,7 @@
  * it is not listed as a second event.
  */
 import { fromMinorUnits, toMinorUnits } from "../../gateway/money"
-import { isApproved } from "../../gateway/statuses"
+import { isApproved, isFinal } from "../../gateway/statuses"
 import type { SessionData } from "../checkout/session-data"
 
 /** How the money was taken: the payment's origin, which also decides what 3-D Secure can say. */
@@ -111,7 +111,7 @@ export function activityOf(s: SessionMoneyInput): ActivityEntry[] {
       amount: d.amount,
       currency: d.currency,
       status: d.gatewayStatus ?? null,
-      pending: !!d.gatewayStatus && !["approved", "declined", "error", "filtered"].includes(d.gatewayStatus),
+      pending: !!d.gatewayStatus && !isFinal(d.gatewayStatus),
       at: s.authorized_at,
       by: s.kind === "rebill" ? s.started_by : null,
       confirmed_by_gateway: isApproved(d.gatewayStatus),

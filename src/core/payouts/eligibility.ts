@@ -20,7 +20,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { GatewayError, type PaynetEasyClient } from "../../gateway"
 import { errorCodeOf, errorMessageOf, failureDigest, orderIdOf } from "../../gateway/replies"
 import { panEligibilityFields, type EligibilityCard } from "../../gateway/requests"
-import { parseGatewayStatus } from "../../gateway/statuses"
+import { parseGatewayStatus, type GatewayStatus } from "../../gateway/statuses"
 import { isNotFound, statusFields, type StatusReply } from "../connection/gateway-ops"
 import { sendMoneyRequest } from "../connection/money-request"
 import { callbackUrls, payoutClient, payoutProviderById } from "../connection/payout-config"
@@ -48,7 +48,7 @@ export const ELIGIBILITY_OUTCOME = {
   unknown: "waiting",
   chain_declined: "waiting",
   other: "waiting",
-} as const
+} as const satisfies Record<GatewayStatus, "eligible" | "ineligible" | "waiting">
 
 /** Whether this payout asks eligibility first: a card or a saved card (not the form, a bank, a wallet, a phone). */
 export function asksEligibility(container: MedusaContainer, payout: PayoutRow): boolean {

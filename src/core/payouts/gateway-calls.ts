@@ -24,6 +24,7 @@ import { payoutCardFor } from "./saved-card-destination"
 import type { PayoutDestinationInput } from "./payout-request"
 import { callbackUrls, payoutClient, payoutProviderById } from "../connection/payout-config"
 import { applyChange, gatewayAnswer, statusFromGateway, type PayoutRow } from "./payout-state"
+import { isRefusedPayout } from "./payout-phase"
 
 const OPS = { single: "PAYOUT", two_step: "PAYOUT_V4_CHECK", form: "PAYOUTFORM" } as const
 
@@ -127,7 +128,7 @@ export async function adoptStatus(container: MedusaContainer, payout: PayoutRow,
   const status = statusFromGateway(payout, reply)
   const { orderId, serial } = ids(reply)
   const txType = (transactionTypeOf(reply) ?? "").toLowerCase()
-  const declined = ["declined", "error", "filtered", "check_declined"].includes(status)
+  const declined = isRefusedPayout(status)
   const patch: Partial<PayoutRow> = {
     gateway_order_id: orderId ?? payout.gateway_order_id,
     ...(serial && txType === "payout-check" ? { check_serial: serial } : {}),

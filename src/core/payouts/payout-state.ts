@@ -13,10 +13,10 @@ import { parseGatewayStatus, type GatewayStatus } from "../../gateway/statuses"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import { LOCK_KEYS } from "../locks/lock-keys"
+import { isFinalPayout, type PayoutStatus } from "./payout-phase"
 
-export type PayoutStatus =
-  | "pending" | "form_issued" | "checking" | "checked" | "check_declined" | "processing"
-  | "approved" | "declined" | "error" | "filtered" | "failed" | "eligibility_checking" | "ineligible"
+export type { PayoutStatus }
+export { isFinalPayout }
 
 export type PayoutRow = {
   id: string
@@ -62,9 +62,6 @@ export type HistoryRow = {
   gateway: Record<string, unknown> | null
   note: string | null
 }
-
-export const FINAL_PAYOUT_STATUSES: ReadonlySet<PayoutStatus> = new Set(["approved", "declined", "error", "filtered", "check_declined", "failed", "ineligible"])
-export const isFinalPayout = (s: PayoutStatus) => FINAL_PAYOUT_STATUSES.has(s)
 
 export const payoutService = (container: MedusaContainer) => container.resolve<PaynetEasyModuleService>(PAYNETEASY_MODULE)
 

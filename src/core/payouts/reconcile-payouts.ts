@@ -11,11 +11,11 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { nextCheckAt } from "../reconciliation/backoff"
 import { refreshFromStatus } from "./gateway-calls"
 import { settleEligibilityLocked } from "./eligibility"
-import { applyChange, getPayout, isFinalPayout, payoutService, type PayoutRow } from "./payout-state"
+import { applyChange, getPayout, payoutService, type PayoutRow } from "./payout-state"
+import { isFinalPayout, OPEN_PAYOUT_STATUSES } from "./payout-phase"
 import { LOCK_KEYS } from "../locks/lock-keys"
 
 export const PAYOUT_TICK_LOCK = LOCK_KEYS.payoutsTick
-const OPEN_STATUSES = ["pending", "eligibility_checking", "checking", "processing", "form_issued"]
 const LIMIT = 25
 
 export type PayoutReconcileReport = { skipped: boolean; checked: number; changed: number; errors: number }
@@ -23,7 +23,7 @@ export type PayoutReconcileReport = { skipped: boolean; checked: number; changed
 /** Payouts not final whose own next check has come (at most LIMIT, the most overdue first). */
 export async function duePayouts(container: MedusaContainer, now: Date): Promise<PayoutRow[]> {
   return (await payoutService(container).listPaynetEasyPayouts(
-    { status: OPEN_STATUSES, next_check_at: { $lte: now } } as Record<string, unknown>,
+    { status: [...OPEN_PAYOUT_STATUSES], next_check_at: { $lte: now } } as Record<string, unknown>,
     { take: LIMIT, order: { next_check_at: "ASC" } }
   )) as unknown as PayoutRow[]
 }

@@ -20,6 +20,7 @@ import { nextChargeDate } from "../../gateway/schedule"
 import { scrub } from "../../gateway/scrub"
 import { cardsClient } from "../connection/cards-config"
 import { isFinal } from "../connection"
+import { isApproved } from "../../gateway/statuses"
 import { recurringRowId } from "../callbacks/order-kinds"
 import type { CallbackRow, RecurringChargeRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 import { service } from "./records"
@@ -28,6 +29,7 @@ import { statusFields } from "../../gateway/requests"
 import { errorCodeOf, errorMessageOf } from "../../gateway/replies"
 import { isRetryClientOrderId, settleRetryIntent } from "./retry-intent"
 import { LOCK_KEYS } from "../locks/lock-keys"
+import { isCharging } from "./recurring-phase"
 
 export const CHARGE_FAILED_EVENT = "payneteasy.recurring_payment.charge_failed"
 
@@ -63,7 +65,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
     const amount = status.amount ?? row.amount ?? rp.amount
     const currency = (status.currency ?? row.currency ?? rp.currency_code).toUpperCase()
     const sameMoney = currency === rp.currency_code && toMinorUnits(amount, currency) === toMinorUnits(rp.amount, rp.currency_code)
-    const approved = status.status === "approved"
+    const approved = isApproved(status)
     const note = !approved ? null
       : rp.status === "cancelled" ? "charged after the recurring payment was cancelled here: a person must stop it and refund at the gateway"
       : !sameMoney ? `charged ${amount} ${currency}, the subscription is ${rp.amount} ${rp.currency_code}: a person must check it`
@@ -79,7 +81,7 @@ export async function processRecurringCharge(container: MedusaContainer, row: Ch
       // answered; a decline makes the subscription past due (never silently active), an approved charge ends that
       if (rp.status !== "cancelled") {
         const overdueAnswered = rp.status === "needs_attention" && (rp.reason ?? "").startsWith(OVERDUE_REASON_PREFIX)
-        const settles = overdueAnswered || rp.status === "active" || rp.status === "past_due"
+        const settles = overdueAnswered || isCharging(rp.status)
         const standing = !settles || (approved && note) ? {}
           : approved ? { status: "active" as const, reason: null }
           : { status: "past_due" as const, reason: pastDueReason(status.status, charge.error_message) }

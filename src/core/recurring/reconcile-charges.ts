@@ -26,6 +26,7 @@ import { service } from "./records"
 import { statusFields } from "../../gateway/requests"
 import { orderIdOf } from "../../gateway/replies"
 import { LOCK_KEYS } from "../locks/lock-keys"
+import { CHARGING_RECURRING_STATUSES, isCharging } from "./recurring-phase"
 
 export const RECURRING_TICK_LOCK = LOCK_KEYS.recurringTick
 const LIMIT = 10
@@ -40,7 +41,7 @@ export type RecurringReconcileReport = { skipped: boolean; checked: number; foun
 /** Active recurring payments whose charge is overdue and whose own next check has come (at most LIMIT). */
 export async function dueRecurringPayments(container: MedusaContainer, at: Date): Promise<RecurringPaymentRow[]> {
   return (await service(container).listPaynetEasyRecurringPayments(
-    { status: ["active", "past_due"], recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
+    { status: [...CHARGING_RECURRING_STATUSES], recurring_payment_id: { $ne: null }, next_charge_at: { $lte: at }, $or: [{ next_check_at: null }, { next_check_at: { $lte: at } }] },
     { take: LIMIT, order: { next_charge_at: "ASC" } }
   )) as RecurringPaymentRow[]
 }
@@ -86,7 +87,7 @@ export async function flagIfOverdue(
   const before = await container.resolve(Modules.LOCKING).execute(LOCK_KEYS.recurring(rp.id), async () => {
     const [fresh] = (await svc.listPaynetEasyRecurringPayments({ id: rp.id }, { take: 1 })) as RecurringPaymentRow[]
     // a callback may have come meanwhile: it moved next_charge_at on
-    if ((fresh?.status !== "active" && fresh?.status !== "past_due") || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return null
+    if (!fresh || !isCharging(fresh.status) || !fresh.next_charge_at || new Date(fresh.next_charge_at).getTime() > now.getTime()) return null
     await svc.updatePaynetEasyRecurringPayments({ id: rp.id, status: "needs_attention", reason, next_check_at: null })
     return { id: fresh.id, status: fresh.status, reason: fresh.reason, next_check_at: fresh.next_check_at }
   }, { timeout: 30 })

@@ -6,6 +6,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { scrub } from "../../gateway/scrub"
+import { isApproved } from "../../gateway/statuses"
 import { service } from "./records"
 
 /** The make-rebill client_orderid of a subscription's n-th retried charge. */
@@ -29,7 +30,7 @@ export async function settleRetryIntent(
   const svc = service(container)
   const [row] = (await svc.listPaynetEasyRebills({ recurring_payment_id: rpId, client_orderid: clientOrderId.trim() }, { take: 1 })) as unknown as RetryIntentRow[]
   if (!row || row.state !== "pending") return
-  const approved = status === "approved"
+  const approved = isApproved(status)
   await svc.updatePaynetEasyRebills({
     id: row.id, state: approved ? "succeeded" : "failed", gateway_order_id: gatewayOrderId, gateway_status: status,
     error_message: approved ? null : scrub(message ?? `the gateway answered ${status}`),

@@ -25,6 +25,7 @@ import { stopRecurringPayment, type StopResult } from "../../../core/recurring/g
 import { ADMIN_LOCK_WAIT_SECONDS, underLock } from "../../../core/locks/busy-lock"
 import { service } from "../../../core/recurring/records"
 import { LOCK_KEYS } from "../../../core/locks/lock-keys"
+import { isCancellable } from "../../../core/recurring/recurring-phase"
 
 export type CancelOutcome = { row: RecurringPaymentRow; gateway_cancelled: boolean; note: string }
 
@@ -115,7 +116,7 @@ export async function cancelRecurringPayment(container: MedusaContainer, id: str
   return underLock(container, LOCK_KEYS.recurring(id), async () => {
     const [row] = (await svc.listPaynetEasyRecurringPayments({ id }, { take: 1 })) as Row[]
     if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Recurring payment ${id} was not found`)
-    if (row.status !== "cancelled" && row.status !== "active" && row.status !== "past_due" && row.status !== "needs_attention") {
+    if (row.status !== "cancelled" && !isCancellable(row.status)) {
       throw new MedusaError(MedusaError.Types.CONFLICT, `Recurring payment ${id} is ${row.status}: there is nothing to cancel`)
     }
     const { result } = await cancelRecurringPaymentWorkflow(container).run({ input: { row, actor } })
