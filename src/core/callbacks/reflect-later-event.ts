@@ -62,7 +62,8 @@ export type ConfirmedEventFact = {
 
 type Holder = { orderId?: string; payment?: { id: string; metadata?: Record<string, unknown> | null; data?: Record<string, unknown> | null } }
 
-const eventsIn = (metadata: Record<string, unknown> | null | undefined): GatewayEventEntry[] =>
+/** The later events reflected in an order's (or a payment's) metadata. */
+export const eventsIn = (metadata: Record<string, unknown> | null | undefined): GatewayEventEntry[] =>
   Array.isArray(metadata?.payneteasy_events) ? (metadata!.payneteasy_events as GatewayEventEntry[]) : []
 
 /** The order (once the cart is completed) and the Payment of a session: where its later events are kept. */

@@ -20,6 +20,8 @@ import { disputeKindOf, type DisputeKind } from "../../gateway/disputes"
 export type DisputeMoney = "takes" | "gives_back" | "none"
 
 export interface DisputeRule {
+  /** its name in the server's English sentences (the admin shows its own translated label) */
+  name: string
   money: DisputeMoney
   /** the shop's deadline, in days from the dispute's date */
   respondWithinDays: number
@@ -29,30 +31,35 @@ export interface DisputeRule {
 
 export const DISPUTE_RULES: Record<DisputeKind, DisputeRule> = {
   chargeback: {
+    name: "chargeback",
     money: "takes",
     respondWithinDays: 30,
     whatToDo:
       "The card holder's bank took this money back. Answer the chargeback in the PaynetEasy back office with your evidence (receipt, delivery proof, correspondence) by the deadline, or accept it; adjust the order in Medusa by hand if the money is gone.",
   },
   second_chargeback: {
+    name: "second chargeback",
     money: "takes",
     respondWithinDays: 10,
     whatToDo:
       "The bank rejected your answer to the first chargeback and charged back again (pre-arbitration / arbitration). Decide in the PaynetEasy back office by the deadline whether to take it to arbitration (fees apply) or accept the loss; adjust the order in Medusa by hand.",
   },
   retrieval_request: {
+    name: "retrieval request",
     money: "none",
     respondWithinDays: 10,
     whatToDo:
       "The card holder's bank asks for the documents of this payment (no money moved yet). Upload the receipt, invoice and delivery proof in the PaynetEasy back office by the deadline: unanswered, it becomes a chargeback you cannot win.",
   },
   fraud_marker: {
+    name: "fraud report (TC40 / SAFE)",
     money: "none",
     respondWithinDays: 3,
     whatToDo:
       "The card's bank reported this payment as fraud (TC40 / SAFE; no money moved). Check the order in the PaynetEasy back office by the deadline: if it was not shipped or looks fraudulent, refund it from the order page to avoid a chargeback; otherwise keep the evidence.",
   },
   chargeback_reversal: {
+    name: "chargeback reversal",
     money: "gives_back",
     respondWithinDays: 14,
     whatToDo:
