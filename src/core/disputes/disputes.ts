@@ -35,7 +35,7 @@ export const DISPUTE_RULES: Record<DisputeKind, DisputeRule> = {
     money: "takes",
     respondWithinDays: 30,
     whatToDo:
-      "The card holder's bank took this money back. Answer the chargeback in the PaynetEasy back office with your evidence (receipt, delivery proof, correspondence) by the deadline, or accept it; adjust the order in Medusa by hand if the money is gone.",
+      "The card holder's bank disputes this payment and took the money back. Answer the chargeback in the PaynetEasy back office with your evidence (receipt, delivery proof, correspondence) by the deadline, or accept it; adjust the order in Medusa by hand if the money is gone.",
   },
   second_chargeback: {
     name: "second chargeback",
