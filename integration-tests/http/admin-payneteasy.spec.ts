@@ -201,6 +201,66 @@ medusaIntegrationTestRunner({
       expect((await get("/admin/payneteasy/attention?handled=maybe")).status).toBe(400)
     })
 
+    it("disputes (issue 51): every kind recorded once on the order, confirmed by STATUS, duplicated and out-of-order callbacks included; in the activity, the attention queue with a deadline, and the money", async () => {
+      const container = getContainer()
+      const paid = await paidOrder(container)
+      const control = sandbox().control
+      const sid = paid.session.id
+      control.addFault({ kind: "callback-duplicate", operation: "CHARGEBACK", times: 1 })
+      control.dispute(paid.orderid, "retrieval_request", { reasonCode: "RR-28" }) // its callback sent twice
+      control.dispute(paid.orderid, "fraud_marker")
+      // the chargeback's callback held back until the reversal's is delivered: the reversal arrives first
+      control.addFault({ kind: "callback-out-of-order", operation: "CHARGEBACK", times: 1, holdMs: 5000 })
+      control.dispute(paid.orderid, "chargeback", { amount: "4.00", reasonCode: "13.1" })
+      control.dispute(paid.orderid, "chargeback_reversal", { amount: "4.00" })
+      control.dispute(paid.orderid, "second_chargeback", { amount: "4.00" })
+      const TYPES = ["retrieval_request", "fraud", "chargeback", "chargeback_reversal", "second_chargeback"]
+      const rows = await waitFor("every dispute's callback processed", async () => {
+        const all = (await callbackRows(container, { client_orderid: sid })).filter((r: any) => TYPES.includes(r.type))
+        return all.length === TYPES.length && all.every((r: any) => r.outcome !== "received") ? all : false
+      }, 60_000)
+      control.clearFaults()
+      const sent = control.callbacks().filter((c) => c.clientOrderId === sid && c.type !== "sale")
+      expect(sent.filter((c) => c.type === "retrieval_request").length).toBe(2)
+      expect(sent.map((c) => c.type).indexOf("chargeback_reversal")).toBeLessThan(sent.map((c) => c.type).indexOf("chargeback"))
+      // recorded once each, every one confirmed by STATUS
+      expect(rows.map((r: any) => [r.type, r.outcome])).toEqual(expect.arrayContaining(TYPES.map((t) => [t, "processed"])))
+      expect(rows).toHaveLength(TYPES.length)
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data: [order] } = await query.graph({ entity: "order", fields: ["id", "metadata"], filters: { id: paid.orderId } })
+      const entries = ((order as any).metadata?.payneteasy_events ?? []) as any[]
+      expect(entries.map((e) => e.type).sort()).toEqual([...TYPES].sort())
+      expect(entries.find((e) => e.type === "retrieval_request")).toMatchObject({ reason_code: "RR-28", confirmed: true, processed_at: expect.any(String) })
+      expect(entries.find((e) => e.type === "fraud")).toMatchObject({ reason_code: "TC40-6" })
+
+      // the attention queue: one item per dispute, with what to do and by when
+      const list = await get("/admin/payneteasy/attention")
+      const mine = list.data.items.filter((i: any) => rows.some((r: any) => r.id === i.id))
+      const KINDS: Record<string, [string, number]> = {
+        retrieval_request: ["retrieval_request", 10], fraud: ["fraud_marker", 3], chargeback: ["chargeback", 30],
+        chargeback_reversal: ["chargeback_reversal", 14], second_chargeback: ["second_chargeback", 10],
+      }
+      expect(mine).toHaveLength(TYPES.length)
+      for (const r of rows) {
+        const item = mine.find((i: any) => i.id === r.id)
+        const [kind, days] = KINDS[r.type]
+        expect(item).toMatchObject({ kind, order_id: paid.orderId, what_to_do: expect.stringMatching(/PaynetEasy back office|settlement/) })
+        expect(Date.parse(item.deadline) - Date.parse(item.occurred_at)).toBe(days * 86_400_000)
+      }
+      expect(mine.find((i: any) => i.kind === "chargeback")).toMatchObject({ reason_code: "13.1", amount: "4.00" })
+
+      // the order panel: each kind in the activity with its reason code and deadline; the money nets to one chargeback
+      const panel = (await get(`/admin/payneteasy/orders/${paid.orderId}`)).data.order
+      const activity = panel.sessions[0].activity
+      expect(activity.map((a: any) => a.kind).sort()).toEqual(["sale", ...Object.values(KINDS).map(([k]) => k)].sort())
+      for (const a of activity.filter((x: any) => x.origin === "gateway")) {
+        expect(a).toMatchObject({ confirmed_by_gateway: true, reason_code: expect.any(String) })
+        expect(Date.parse(a.deadline) - Date.parse(a.at)).toBe(KINDS[a.gateway_type][1] * 86_400_000)
+      }
+      expect(panel.summary[0]).toMatchObject({ captured: "10.42", refunded: "0.00", charged_back: "4.00" })
+      noSecrets(panel)
+    })
+
     it("attention: a payment reconciliation gave up on (no final status after an hour) is listed with what to do", async () => {
       const container = getContainer()
       // The shopper opened the hosted page and left: the gateway order stays `processing`.

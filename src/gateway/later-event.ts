@@ -18,6 +18,7 @@
 import type { PaynetEasyClient } from "./client"
 import { toMinorUnits } from "./money"
 import { parseGatewayStatus } from "./statuses"
+import { disputeDateOf, disputeKindOf, disputeReasonCodeOf, disputeWireType } from "./disputes"
 
 export type LaterEventClaim = {
   orderid: string
@@ -38,6 +39,10 @@ export type ConfirmedLaterEvent = {
   serial: string
   errorCode?: string
   errorMessage?: string
+  /** a dispute's reason code, as STATUS reports it (`reason-code`), when it does */
+  reasonCode?: string
+  /** when the gateway processed the transaction (`paynet-processing-date`), ISO, when STATUS says */
+  processedAt?: string
 }
 
 export type Confirmation = { confirmed: true; event: ConfirmedLaterEvent } | { confirmed: false; reason: string }
@@ -45,9 +50,12 @@ export type Confirmation = { confirmed: true; event: ConfirmedLaterEvent } | { c
 /** At most this many STATUS calls by serial per claim (an order has a handful of transactions). */
 export const MAX_SERIAL_CHECKS = 12
 
-/** Transaction-type spellings of one thing ("return" / "cancel" are how some callbacks name a reversal). */
+/** Transaction-type spellings of one thing ("return" / "cancel" are how some callbacks name a reversal; a dispute's
+ *  aliases are its canonical spelling, gateway/disputes.ts). */
 export function laterEventType(type: string | undefined | null): string {
   const t = (type ?? "").trim().toLowerCase()
+  const dispute = disputeKindOf(t)
+  if (dispute) return disputeWireType(dispute)
   return t === "return" || t === "cancel" ? "reversal" : t
 }
 
@@ -98,6 +106,8 @@ export async function confirmLaterEvent(
           serial: reply["serial-number"] ?? serial,
           errorCode: reply["error-code"],
           errorMessage: reply["error-message"]?.trim() || undefined,
+          reasonCode: disputeReasonCodeOf(reply as Record<string, unknown>),
+          processedAt: disputeDateOf(reply as Record<string, unknown>),
         },
       }
     }

@@ -85,6 +85,11 @@ export function statusReply(c: Ctx, order: Order, tx: Txn = latestTxn(order), by
     "processor-tx-id": `PNTEST-${order.orderid}`,
   }
   if (order.currency) f.currency = order.currency
+  if (tx.reasonCode !== undefined) {
+    // a dispute: its reason code and when the gateway processed it
+    f["reason-code"] = tx.reasonCode
+    if (tx.finishedAt !== undefined) f["paynet-processing-date"] = new Date(tx.finishedAt).toISOString()
+  }
   if (tx.error) {
     f["error-message"] = tx.error.message
     f["error-code"] = tx.error.code

@@ -7,6 +7,7 @@ import type { Behaviour, CardSummary } from "./cards"
 import { BEHAVIOURS } from "./cards"
 import type { CallbackSender } from "./callbacks"
 import type { Engine, FinalStatus } from "./engine"
+import { DISPUTE_KINDS, type DisputeKind } from "../gateway/disputes"
 import type { FaultBook, FaultRule, StoredFault } from "./faults"
 import { fromMinor, toMinor } from "./money"
 import type { NonceBook } from "./oauth-verify"
@@ -25,6 +26,8 @@ export interface TxnView {
   status: string
   amount: string | null
   error?: { code: string; message: string }
+  /** a dispute's reason code */
+  reasonCode?: string
   createdAt: string
   finishedAt?: string
 }
@@ -95,6 +98,11 @@ export interface SandboxControl {
   forceStatus(orderid: string, status: FinalStatus, message?: string): TransactionView
   /** Injects an approved chargeback (all remaining captured money when amount is omitted; amount in major units). */
   chargeback(orderid: string, amount?: string): TransactionView
+  /**
+   * Injects an approved dispute of any kind (chargeback, second_chargeback, retrieval_request, fraud_marker,
+   * chargeback_reversal), amount in major units (Engine.dispute says the defaults), with a reason code (a default per kind).
+   */
+  dispute(orderid: string, kind: DisputeKind, opts?: { amount?: string; reasonCode?: string }): TransactionView
   /** Requests held by a slow-processing fault: the gateway has them and has not processed them yet. */
   processing(): HeldRequest[]
   /** Ends the processing of one held request (by id) or of all, now: each is processed and answered before this returns. */
@@ -148,7 +156,7 @@ export function createControl(deps: {
       acsUrl: o.threeDS?.pending ? deps.pageUrl("acs", o.pageToken) : undefined,
       transactions: o.txns.map((t) => ({
         serial: t.serial, type: t.type, operation: t.operation, status: t.status,
-        amount: t.amountMinor === null ? null : m(t.amountMinor), error: t.error,
+        amount: t.amountMinor === null ? null : m(t.amountMinor), error: t.error, reasonCode: t.reasonCode,
         createdAt: iso(t.createdAt) as string, finishedAt: iso(t.finishedAt),
       })),
       history: o.history.map((h) => ({ ...h })),
@@ -196,15 +204,17 @@ export function createControl(deps: {
       engine.force(o, status, message)
       return view(o)
     },
-    chargeback: (orderid, amount) => {
+    chargeback: (orderid, amount) => control.dispute(orderid, "chargeback", { amount }),
+    dispute: (orderid, kind, opts = {}) => {
       const o = must(orderid)
+      if (!DISPUTE_KINDS.includes(kind)) throw new Error(`kind must be one of ${DISPUTE_KINDS.join(", ")}`)
       let minor: bigint | undefined
-      if (amount !== undefined) {
-        const r = toMinor(amount, o.currency ?? "EUR")
+      if (opts.amount !== undefined) {
+        const r = toMinor(opts.amount, o.currency ?? "EUR")
         if (!r.ok) throw new Error(r.message)
         minor = r.minor
       }
-      engine.chargeback(o, minor)
+      engine.dispute(o, kind, minor, opts.reasonCode)
       return view(o)
     },
     processing: () => processing.list(),

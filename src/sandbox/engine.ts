@@ -11,6 +11,16 @@ import type { FaultBook } from "./faults"
 import type { ResolvedOptions } from "./options"
 import { FINAL, initialTxn, latestTxn, netMinor, type Order, type Store, type TxStatus, type Txn } from "./state"
 import { Timers } from "./timers"
+import { disputeKindOf, disputeWireType, type DisputeKind } from "../gateway/disputes"
+
+/** The reason code a steered dispute gets when the steering names none (Visa / Mastercard style codes). */
+export const DEFAULT_REASON_CODES: Record<DisputeKind, string> = {
+  chargeback: "13.1",
+  second_chargeback: "4853",
+  retrieval_request: "RR-28",
+  fraud_marker: "TC40-6",
+  chargeback_reversal: "CR-13.1",
+}
 
 export type FinalStatus = Exclude<TxStatus, "processing">
 
@@ -130,11 +140,14 @@ export class Engine {
         order.releasedMinor += netMinor(order)
         order.voided = true
         return
-      case "chargeback":
-        order.chargedBackMinor += amt
+      default: {
+        // disputes: a chargeback and a second chargeback take captured money, a reversal gives it back, a retrieval
+        // request and a fraud marker move none
+        const kind = disputeKindOf(tx.type)
+        if (kind === "chargeback" || kind === "second_chargeback") order.chargedBackMinor += amt
+        else if (kind === "chargeback_reversal") order.chargedBackMinor -= amt
         return
-      default:
-        return
+      }
     }
   }
 
@@ -159,15 +172,29 @@ export class Engine {
 
   /** Steering: a chargeback of captured money (all that remains when no amount is given). */
   chargeback(order: Order, amountMinor?: bigint): Txn {
+    return this.dispute(order, "chargeback", amountMinor)
+  }
+
+  /**
+   * Steering: a dispute, approved at once (its callback goes to notify_url like a chargeback's). A chargeback and a
+   * second chargeback take captured money (all that remains by default), a chargeback reversal gives back money
+   * charged back (all of it by default), a retrieval request and a fraud marker move none (their amount, the
+   * remaining captured money by default, is what they are about).
+   */
+  dispute(order: Order, kind: DisputeKind, amountMinor?: bigint, reasonCode?: string): Txn {
     const remaining = order.capturedMinor - order.returnedMinor - order.chargedBackMinor
-    if (initialTxn(order).status !== "approved" || remaining <= 0n) {
-      throw new Error(`order ${order.orderid} has no captured money to charge back`)
+    if (initialTxn(order).status !== "approved" || order.capturedMinor <= 0n) {
+      throw new Error(`order ${order.orderid} has no captured money to dispute`)
     }
-    const amt = amountMinor ?? remaining
-    if (amt <= 0n || amt > remaining) throw new Error(`chargeback amount must be between 1 and ${remaining} minor units`)
+    const max = kind === "chargeback_reversal" ? order.chargedBackMinor : kind === "chargeback" || kind === "second_chargeback" ? remaining : order.capturedMinor
+    if (max <= 0n) {
+      throw new Error(kind === "chargeback_reversal" ? `order ${order.orderid} has no charged-back money to reverse` : `order ${order.orderid} has no captured money to charge back`)
+    }
+    const amt = amountMinor ?? (kind === "retrieval_request" || kind === "fraud_marker" ? (remaining > 0n ? remaining : max) : max)
+    if (amt <= 0n || amt > max) throw new Error(`${kind.replace(/_/g, " ")} amount must be between 1 and ${max} minor units`)
     const tx: Txn = {
-      serial: this.store.newSerial(), type: "chargeback", operation: "CHARGEBACK", status: "processing",
-      amountMinor: amt, createdAt: Date.now(),
+      serial: this.store.newSerial(), type: disputeWireType(kind), operation: "CHARGEBACK", status: "processing",
+      amountMinor: amt, reasonCode: reasonCode ?? DEFAULT_REASON_CODES[kind], createdAt: Date.now(),
     }
     order.txns.push(tx)
     this.finalize(order, tx, "approved")

@@ -31,6 +31,11 @@ export function callbackParams(order: Order, tx: Txn): Record<string, string> {
     "gate-partial-capture": "enabled",
     "gate-partial-reversal": "enabled",
   }
+  if (tx.reasonCode !== undefined) {
+    // a dispute's notification names its reason code and its transaction (so it confirms by serial in any order)
+    p["reason-code"] = tx.reasonCode
+    p["serial-number"] = tx.serial
+  }
   if (tx.status === "approved") {
     p["approval-code"] = `SB${order.orderid.slice(-4)}`
     p["processor-rrn"] = `RRN${order.orderid}`

@@ -33,6 +33,8 @@ export interface Txn {
   status: TxStatus
   /** Amount this transaction moves, minor units; null when it has none (void). */
   amountMinor: bigint | null
+  /** A dispute's reason code (chargeback, second chargeback, retrieval request, fraud marker, chargeback reversal). */
+  reasonCode?: string
   /** For a reversal: whether it releases an uncaptured hold (preauth) rather than refunding captured money. */
   releasesHold?: boolean
   error?: { code: string; message: string }

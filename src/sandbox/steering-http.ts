@@ -6,6 +6,8 @@
  *   GET    /__sandbox/transactions[?client_orderid=..]      GET /__sandbox/transactions/<orderid>
  *   POST   /__sandbox/transactions/<orderid>/force          {status, message?}
  *   POST   /__sandbox/transactions/<orderid>/chargeback     {amount?}
+ *   POST   /__sandbox/transactions/<orderid>/dispute        {kind, amount?, reason_code?}   (kind: chargeback,
+ *          second_chargeback, retrieval_request, fraud_marker, chargeback_reversal; also POST …/<kind> {amount?, reason_code?})
  *   POST   /__sandbox/settle                                {orderid?}
  *   GET    /__sandbox/callbacks     GET /__sandbox/stats (connections, requests)
  *   POST   /__sandbox/reset
@@ -20,6 +22,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { SandboxControl } from "./control"
 import { readBody, sendJson } from "./http-io"
+import { DISPUTE_KINDS, type DisputeKind } from "../gateway/disputes"
 
 export async function handleSteering(control: SandboxControl, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const parts = url.pathname.split("/").filter(Boolean).slice(1) // drop "__sandbox"
@@ -52,6 +55,11 @@ export async function handleSteering(control: SandboxControl, req: IncomingMessa
         return sendJson(res, 200, control.forceStatus(b, str(body.status) as never, str(body.message)))
       }
       if (method === "POST" && b && c === "chargeback") return sendJson(res, 200, control.chargeback(b, str(body.amount)))
+      if (method === "POST" && b && (c === "dispute" || (DISPUTE_KINDS as readonly string[]).includes(c ?? ""))) {
+        const kind = (c === "dispute" ? str(body.kind) : c) as DisputeKind
+        if (!(DISPUTE_KINDS as readonly string[]).includes(kind ?? "")) return sendJson(res, 400, { error: `kind must be one of ${DISPUTE_KINDS.join(", ")}` })
+        return sendJson(res, 200, control.dispute(b, kind, { amount: str(body.amount), reasonCode: str(body.reason_code) }))
+      }
     }
     if (method === "POST" && a === "settle") return sendJson(res, 200, { settled: control.settle(str(body.orderid)) })
     if (method === "GET" && a === "callbacks") return sendJson(res, 200, control.callbacks())

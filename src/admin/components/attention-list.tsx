@@ -140,6 +140,13 @@ export function AttentionList() {
             <span className="text-ui-fg-subtle">{t("payneteasy.attention.whatToDo")} </span>
             {item.what_to_do}
           </Text>
+          {item.deadline || item.reason_code ? (
+            <Text size="small" weight="plus" data-testid="payneteasy-attention-deadline">
+              {item.deadline ? t("payneteasy.attention.actBy", { date: w.date(item.deadline) }) : null}
+              {item.deadline && item.reason_code ? " · " : null}
+              {item.reason_code ? t("payneteasy.panel.reasonCode", { code: item.reason_code }) : null}
+            </Text>
+          ) : null}
           <Text size="xsmall" className="text-ui-fg-subtle">
             {w.date(item.occurred_at)}
             {item.orderid ? ` · ${t("payneteasy.attention.gatewayOrder", { id: item.orderid })}` : ""}

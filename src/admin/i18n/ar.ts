@@ -41,11 +41,13 @@ export const ar: Messages = {
         no_challenge: "لم يُطلب تأكيد بنكي", not_applicable: "غير منطبق (العميل غير حاضر)",
       },
       activity: {
+        second_chargeback: "رد مبالغ ثانٍ", retrieval_request: "طلب مستندات", fraud_marker: "بلاغ احتيال (TC40 / SAFE)", chargeback_reversal: "إلغاء رد المبالغ",
         authorization: "تفويض", sale: "دفع", capture: "استلام", refund: "استرداد", release: "تحرير التفويض",
         chargeback: "رد المبلغ (Chargeback)", other: "حدث آخر من البوابة",
       },
       origin: { checkout: "العميل عند الدفع", dashboard: "هذه اللوحة", subscription: "اشتراك", gateway: "أبلغت عنه البوابة" },
       attentionKind: {
+        second_chargeback: "رد مبالغ ثانٍ", retrieval_request: "طلب مستندات", fraud_marker: "بلاغ احتيال (TC40 / SAFE)", chargeback_reversal: "إلغاء رد المبالغ",
         paid_without_order: "مدفوع بلا طلب", chargeback: "رد المبلغ (Chargeback)", reconciliation_gave_up: "توقفت التسوية",
         reply_mismatch: "رد يخص دفعة أخرى", callback_failed: "فشل الإشعار", recurring_not_stopped: "الاشتراك لم يُوقف",
         renewal_declined: "متأخر السداد", subscription_not_set_up: "الاشتراك غير مُعد", renewal_not_reported: "التجديد لم يُبلغ عنه",
@@ -61,6 +63,7 @@ export const ar: Messages = {
       connectionTab: "الاتصال",
     },
     attention: {
+      actBy: "التصرف قبل {{date}}",
       title: "المتابعة",
       intro: "دفعات يجب أن يتصرف فيها شخص. ضع علامة «تمت المعالجة» على العنصر بعد التعامل معه.",
       open: "مفتوحة",
@@ -276,6 +279,8 @@ export const ar: Messages = {
       none: "لم يُصرح بأي دفعة PaynetEasy لهذا الطلب.",
     },
     panel: {
+      reasonCode: "رمز السبب {{code}}",
+      respondBy: "الرد قبل {{date}}",
       title: "PaynetEasy",
       checkNow: "التحقق لدى البوابة الآن",
       loading: "جارٍ تحميل دفعة PaynetEasy…",

@@ -41,11 +41,13 @@ export const bg: Messages = {
         no_challenge: "Не е поискано банково потвърждение", not_applicable: "Неприложимо (клиентът не присъства)",
       },
       activity: {
+        second_chargeback: "Втори чарджбек", retrieval_request: "Искане за документи", fraud_marker: "Сигнал за измама (TC40 / SAFE)", chargeback_reversal: "Отменен чарджбек",
         authorization: "Оторизация", sale: "Плащане", capture: "Осребряване", refund: "Възстановяване", release: "Оторизацията е освободена",
         chargeback: "Чарджбек", other: "Друго събитие от портала",
       },
       origin: { checkout: "Клиент при плащане", dashboard: "Този панел", subscription: "Абонамент", gateway: "Съобщено от портала" },
       attentionKind: {
+        second_chargeback: "Втори чарджбек", retrieval_request: "Искане за документи", fraud_marker: "Сигнал за измама (TC40 / SAFE)", chargeback_reversal: "Отменен чарджбек",
         paid_without_order: "Платено, без поръчка", chargeback: "Чарджбек", reconciliation_gave_up: "Равнението е прекратено",
         reply_mismatch: "Отговор за друго плащане", callback_failed: "Неуспешно известие", recurring_not_stopped: "Абонаментът не е спрян",
         renewal_declined: "Просрочен", subscription_not_set_up: "Абонаментът не е настроен", renewal_not_reported: "Подновяването не е отчетено",
@@ -61,6 +63,7 @@ export const bg: Messages = {
       connectionTab: "Връзка",
     },
     attention: {
+      actBy: "Действайте до {{date}}",
       title: "Внимание",
       intro: "Плащания, по които човек трябва да действа. Маркирайте елемент като обработен, след като се справите с него.",
       open: "Отворени",
@@ -256,6 +259,8 @@ export const bg: Messages = {
       none: "За тази поръчка не е одобрено плащане PaynetEasy.",
     },
     panel: {
+      reasonCode: "Код на причината {{code}}",
+      respondBy: "Отговорете до {{date}}",
       title: "PaynetEasy",
       checkNow: "Провери в портала сега",
       loading: "Зареждане на плащането PaynetEasy…",

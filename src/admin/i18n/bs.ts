@@ -41,11 +41,13 @@ export const bs: Messages = {
         no_challenge: "Banka nije tražila potvrdu", not_applicable: "Nije primjenjivo (kupac nije prisutan)",
       },
       activity: {
+        second_chargeback: "Drugi povrat sredstava", retrieval_request: "Zahtjev za dokumente", fraud_marker: "Prijava prevare (TC40 / SAFE)", chargeback_reversal: "Povrat sredstava poništen",
         authorization: "Autorizacija", sale: "Plaćanje", capture: "Preuzimanje", refund: "Povrat", release: "Autorizacija oslobođena",
         chargeback: "Osporavanje (chargeback)", other: "Drugi događaj platnog prolaza",
       },
       origin: { checkout: "Kupac pri plaćanju", dashboard: "Ova kontrolna ploča", subscription: "Pretplata", gateway: "Javio platni prolaz" },
       attentionKind: {
+        second_chargeback: "Drugi povrat sredstava", retrieval_request: "Zahtjev za dokumente", fraud_marker: "Prijava prevare (TC40 / SAFE)", chargeback_reversal: "Povrat sredstava poništen",
         paid_without_order: "Plaćeno, bez narudžbe", chargeback: "Osporavanje (chargeback)", reconciliation_gave_up: "Usklađivanje odustalo",
         reply_mismatch: "Odgovor za drugo plaćanje", callback_failed: "Obavještenje neuspješno", recurring_not_stopped: "Pretplata nije zaustavljena",
         renewal_declined: "Dospjelo", subscription_not_set_up: "Pretplata nije postavljena", renewal_not_reported: "Obnova nije javljena",
@@ -61,6 +63,7 @@ export const bs: Messages = {
       connectionTab: "Veza",
     },
     attention: {
+      actBy: "Postupite do {{date}}",
       title: "Pažnja",
       intro: "Plaćanja na koja neko mora reagovati. Označite stavku kao riješenu kada je obradite.",
       open: "Otvoreno",
@@ -261,6 +264,8 @@ export const bs: Messages = {
       none: "Za ovu narudžbu nije autorizovano nijedno PaynetEasy plaćanje.",
     },
     panel: {
+      reasonCode: "Šifra razloga {{code}}",
+      respondBy: "Odgovorite do {{date}}",
       title: "PaynetEasy",
       checkNow: "Provjeri na prolazu sada",
       loading: "Učitavanje PaynetEasy plaćanja…",

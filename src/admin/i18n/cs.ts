@@ -41,11 +41,13 @@ export const cs: Messages = {
         no_challenge: "Banka potvrzení nežádala", not_applicable: "Neuplatňuje se (zákazník nepřítomen)",
       },
       activity: {
+        second_chargeback: "Druhý chargeback", retrieval_request: "Žádost o doklady", fraud_marker: "Hlášení podvodu (TC40 / SAFE)", chargeback_reversal: "Chargeback zrušen",
         authorization: "Autorizace", sale: "Platba", capture: "Přijetí platby", refund: "Vrácení", release: "Autorizace uvolněna",
         chargeback: "Chargeback", other: "Jiná událost brány",
       },
       origin: { checkout: "Zákazník v pokladně", dashboard: "Tento panel", subscription: "Předplatné", gateway: "Nahlášeno bránou" },
       attentionKind: {
+        second_chargeback: "Druhý chargeback", retrieval_request: "Žádost o doklady", fraud_marker: "Hlášení podvodu (TC40 / SAFE)", chargeback_reversal: "Chargeback zrušen",
         paid_without_order: "Zaplaceno, bez objednávky", chargeback: "Chargeback", reconciliation_gave_up: "Párování vzdáno",
         reply_mismatch: "Odpověď k jiné platbě", callback_failed: "Oznámení selhalo", recurring_not_stopped: "Předplatné nezastaveno",
         renewal_declined: "Po splatnosti", subscription_not_set_up: "Předplatné nenastaveno", renewal_not_reported: "Obnovení nenahlášeno",
@@ -61,6 +63,7 @@ export const cs: Messages = {
       connectionTab: "Připojení",
     },
     attention: {
+      actBy: "Jednejte do {{date}}",
       title: "K řešení",
       intro: "Platby, které musí někdo vyřešit. Po vyřízení položku označte jako vyřízenou.",
       open: "Otevřené",
@@ -266,6 +269,8 @@ export const cs: Messages = {
       none: "Pro tuto objednávku nebyla autorizována žádná platba PaynetEasy.",
     },
     panel: {
+      reasonCode: "Kód důvodu {{code}}",
+      respondBy: "Odpovězte do {{date}}",
       title: "PaynetEasy",
       checkNow: "Ověřit na bráně",
       loading: "Načítání platby PaynetEasy…",

@@ -41,11 +41,13 @@ export const de: Messages = {
         no_challenge: "Keine Bankbestätigung verlangt", not_applicable: "Nicht zutreffend (Kunde nicht anwesend)",
       },
       activity: {
+        second_chargeback: "Zweite Rückbuchung", retrieval_request: "Beleganforderung", fraud_marker: "Betrugsmeldung (TC40 / SAFE)", chargeback_reversal: "Rückbuchung storniert",
         authorization: "Autorisierung", sale: "Zahlung", capture: "Erfassung", refund: "Erstattung", release: "Autorisierung freigegeben",
         chargeback: "Rückbuchung", other: "Anderes Gateway-Ereignis",
       },
       origin: { checkout: "Kunde beim Checkout", dashboard: "Dieses Dashboard", subscription: "Abonnement", gateway: "Vom Gateway gemeldet" },
       attentionKind: {
+        second_chargeback: "Zweite Rückbuchung", retrieval_request: "Beleganforderung", fraud_marker: "Betrugsmeldung (TC40 / SAFE)", chargeback_reversal: "Rückbuchung storniert",
         paid_without_order: "Bezahlt, keine Bestellung", chargeback: "Rückbuchung", reconciliation_gave_up: "Abgleich aufgegeben",
         reply_mismatch: "Antwort zu einer anderen Zahlung", callback_failed: "Benachrichtigung fehlgeschlagen", recurring_not_stopped: "Abo nicht beendet",
         renewal_declined: "Überfällig", subscription_not_set_up: "Abo nicht eingerichtet", renewal_not_reported: "Verlängerung nicht gemeldet",
@@ -61,6 +63,7 @@ export const de: Messages = {
       connectionTab: "Verbindung",
     },
     attention: {
+      actBy: "Handeln bis {{date}}",
       title: "Aufmerksamkeit",
       intro: "Zahlungen, um die sich eine Person kümmern muss. Markieren Sie einen Eintrag als erledigt, sobald Sie ihn bearbeitet haben.",
       open: "Offen",
@@ -257,6 +260,8 @@ export const de: Messages = {
       none: "Für diese Bestellung wurde keine PaynetEasy-Zahlung autorisiert.",
     },
     panel: {
+      reasonCode: "Grundcode {{code}}",
+      respondBy: "Antworten bis {{date}}",
       title: "PaynetEasy",
       checkNow: "Jetzt beim Gateway prüfen",
       loading: "PaynetEasy-Zahlung wird geladen…",

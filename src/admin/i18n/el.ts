@@ -41,11 +41,13 @@ export const el: Messages = {
         no_challenge: "Δεν ζητήθηκε τραπεζική επιβεβαίωση", not_applicable: "Δεν ισχύει (ο πελάτης δεν είναι παρών)",
       },
       activity: {
+        second_chargeback: "Δεύτερη αμφισβήτηση χρέωσης", retrieval_request: "Αίτημα εγγράφων", fraud_marker: "Αναφορά απάτης (TC40 / SAFE)", chargeback_reversal: "Αντιλογισμός αμφισβήτησης",
         authorization: "Εξουσιοδότηση", sale: "Πληρωμή", capture: "Καταγραφή", refund: "Επιστροφή χρημάτων", release: "Αποδέσμευση εξουσιοδότησης",
         chargeback: "Αντιλογισμός", other: "Άλλο συμβάν πύλης",
       },
       origin: { checkout: "Πελάτης στο ταμείο", dashboard: "Αυτός ο πίνακας", subscription: "Συνδρομή", gateway: "Αναφέρθηκε από την πύλη" },
       attentionKind: {
+        second_chargeback: "Δεύτερη αμφισβήτηση χρέωσης", retrieval_request: "Αίτημα εγγράφων", fraud_marker: "Αναφορά απάτης (TC40 / SAFE)", chargeback_reversal: "Αντιλογισμός αμφισβήτησης",
         paid_without_order: "Πληρώθηκε, χωρίς παραγγελία", chargeback: "Αντιλογισμός", reconciliation_gave_up: "Η συμφωνία εγκαταλείφθηκε",
         reply_mismatch: "Απάντηση για άλλη πληρωμή", callback_failed: "Η ειδοποίηση απέτυχε", recurring_not_stopped: "Η συνδρομή δεν διακόπηκε",
         renewal_declined: "Σε καθυστέρηση", subscription_not_set_up: "Η συνδρομή δεν ρυθμίστηκε", renewal_not_reported: "Η ανανέωση δεν αναφέρθηκε",
@@ -61,6 +63,7 @@ export const el: Messages = {
       connectionTab: "Σύνδεση",
     },
     attention: {
+      actBy: "Ενέργεια έως {{date}}",
       title: "Προσοχή",
       intro: "Πληρωμές για τις οποίες πρέπει να ενεργήσει κάποιος. Σημειώστε ένα στοιχείο ως διεκπεραιωμένο όταν το χειριστείτε.",
       open: "Ανοιχτά",
@@ -256,6 +259,8 @@ export const el: Messages = {
       none: "Δεν εξουσιοδοτήθηκε πληρωμή PaynetEasy για αυτή την παραγγελία.",
     },
     panel: {
+      reasonCode: "Κωδικός αιτίας {{code}}",
+      respondBy: "Απάντηση έως {{date}}",
       title: "PaynetEasy",
       checkNow: "Έλεγχος στην πύλη τώρα",
       loading: "Φόρτωση πληρωμής PaynetEasy…",

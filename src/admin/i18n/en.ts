@@ -43,11 +43,13 @@ export const en = {
         no_challenge: "No bank confirmation asked", not_applicable: "Not applicable (customer not present)",
       },
       activity: {
+        second_chargeback: "Second chargeback", retrieval_request: "Retrieval request", fraud_marker: "Fraud report (TC40 / SAFE)", chargeback_reversal: "Chargeback reversed",
         authorization: "Authorization", sale: "Payment", capture: "Capture", refund: "Refund", release: "Authorization released",
         chargeback: "Chargeback", other: "Other gateway event",
       },
       origin: { checkout: "Customer at checkout", dashboard: "This dashboard", subscription: "Subscription", gateway: "Reported by the gateway" },
       attentionKind: {
+        second_chargeback: "Second chargeback", retrieval_request: "Retrieval request", fraud_marker: "Fraud report (TC40 / SAFE)", chargeback_reversal: "Chargeback reversed",
         paid_without_order: "Paid, no order", chargeback: "Chargeback", reconciliation_gave_up: "Reconciliation gave up",
         reply_mismatch: "Reply about another payment", callback_failed: "Callback failed", recurring_not_stopped: "Subscription not stopped",
         renewal_declined: "Past due", subscription_not_set_up: "Subscription not set up", renewal_not_reported: "Renewal not reported",
@@ -63,6 +65,7 @@ export const en = {
       connectionTab: "Connection",
     },
     attention: {
+      actBy: "Act by {{date}}",
       title: "Attention",
       intro: "Payments a person must act on. Mark an item handled once you have dealt with it.",
       open: "Open",
@@ -258,6 +261,8 @@ export const en = {
       none: "No PaynetEasy payment was authorized for this order.",
     },
     panel: {
+      reasonCode: "Reason code {{code}}",
+      respondBy: "Respond by {{date}}",
       title: "PaynetEasy",
       checkNow: "Check at the gateway now",
       loading: "Loading PaynetEasy payment…",

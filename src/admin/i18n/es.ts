@@ -41,11 +41,13 @@ export const es: Messages = {
         no_challenge: "No se pidió confirmación bancaria", not_applicable: "No aplica (cliente no presente)",
       },
       activity: {
+        second_chargeback: "Segundo contracargo", retrieval_request: "Solicitud de documentos", fraud_marker: "Aviso de fraude (TC40 / SAFE)", chargeback_reversal: "Contracargo revertido",
         authorization: "Autorización", sale: "Pago", capture: "Captura", refund: "Reembolso", release: "Autorización liberada",
         chargeback: "Contracargo", other: "Otro evento de la pasarela",
       },
       origin: { checkout: "Cliente en el pago", dashboard: "Este panel", subscription: "Suscripción", gateway: "Informado por la pasarela" },
       attentionKind: {
+        second_chargeback: "Segundo contracargo", retrieval_request: "Solicitud de documentos", fraud_marker: "Aviso de fraude (TC40 / SAFE)", chargeback_reversal: "Contracargo revertido",
         paid_without_order: "Pagado, sin pedido", chargeback: "Contracargo", reconciliation_gave_up: "Conciliación abandonada",
         reply_mismatch: "Respuesta de otro pago", callback_failed: "Notificación fallida", recurring_not_stopped: "Suscripción no detenida",
         renewal_declined: "Vencido", subscription_not_set_up: "Suscripción sin configurar", renewal_not_reported: "Renovación no informada",
@@ -61,6 +63,7 @@ export const es: Messages = {
       connectionTab: "Conexión",
     },
     attention: {
+      actBy: "Actuar antes del {{date}}",
       title: "Atención",
       intro: "Pagos en los que una persona debe actuar. Marca un elemento como resuelto cuando lo hayas gestionado.",
       open: "Abiertos",
@@ -261,6 +264,8 @@ export const es: Messages = {
       none: "No se autorizó ningún pago de PaynetEasy para este pedido.",
     },
     panel: {
+      reasonCode: "Código de motivo {{code}}",
+      respondBy: "Responder antes del {{date}}",
       title: "PaynetEasy",
       checkNow: "Consultar la pasarela ahora",
       loading: "Cargando el pago de PaynetEasy…",

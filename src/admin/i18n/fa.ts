@@ -41,11 +41,13 @@ export const fa: Messages = {
         no_challenge: "تایید بانکی درخواست نشد", not_applicable: "نامرتبط (مشتری حضور ندارد)",
       },
       activity: {
+        second_chargeback: "برگشت وجه دوم", retrieval_request: "درخواست مدارک", fraud_marker: "گزارش تقلب (TC40 / SAFE)", chargeback_reversal: "لغو برگشت وجه",
         authorization: "تایید", sale: "پرداخت", capture: "ثبت پرداخت", refund: "استرداد", release: "آزادسازی تایید",
         chargeback: "برگشت وجه (Chargeback)", other: "رویداد دیگر درگاه",
       },
       origin: { checkout: "مشتری هنگام پرداخت", dashboard: "این پیشخوان", subscription: "اشتراک", gateway: "گزارش‌شده توسط درگاه" },
       attentionKind: {
+        second_chargeback: "برگشت وجه دوم", retrieval_request: "درخواست مدارک", fraud_marker: "گزارش تقلب (TC40 / SAFE)", chargeback_reversal: "لغو برگشت وجه",
         paid_without_order: "پرداخت شده، بدون سفارش", chargeback: "برگشت وجه (Chargeback)", reconciliation_gave_up: "تطبیق متوقف شد",
         reply_mismatch: "پاسخ مربوط به پرداختی دیگر", callback_failed: "اعلان ناموفق", recurring_not_stopped: "اشتراک متوقف نشد",
         renewal_declined: "معوق", subscription_not_set_up: "اشتراک راه‌اندازی نشد", renewal_not_reported: "تمدید گزارش نشد",
@@ -61,6 +63,7 @@ export const fa: Messages = {
       connectionTab: "اتصال",
     },
     attention: {
+      actBy: "اقدام تا {{date}}",
       title: "نیاز به رسیدگی",
       intro: "پرداخت‌هایی که یک فرد باید به آن‌ها رسیدگی کند. پس از رسیدگی، مورد را «رسیدگی شده» علامت بزنید.",
       open: "باز",
@@ -256,6 +259,8 @@ export const fa: Messages = {
       none: "هیچ پرداخت PaynetEasy برای این سفارش تایید نشده است.",
     },
     panel: {
+      reasonCode: "کد دلیل {{code}}",
+      respondBy: "پاسخ تا {{date}}",
       title: "PaynetEasy",
       checkNow: "بررسی در درگاه",
       loading: "در حال بارگیری پرداخت PaynetEasy…",

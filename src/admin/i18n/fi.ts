@@ -41,11 +41,13 @@ export const fi: Messages = {
         no_challenge: "Pankki ei pyytänyt vahvistusta", not_applicable: "Ei sovellu (asiakas ei läsnä)",
       },
       activity: {
+        second_chargeback: "Toinen takaisinveloitus", retrieval_request: "Asiakirjapyyntö", fraud_marker: "Petosilmoitus (TC40 / SAFE)", chargeback_reversal: "Takaisinveloitus peruttu",
         authorization: "Varmennus", sale: "Maksu", capture: "Veloitus", refund: "Hyvitys", release: "Varmennus vapautettu",
         chargeback: "Takaisinveloitus", other: "Muu maksupalvelun tapahtuma",
       },
       origin: { checkout: "Asiakas kassalla", dashboard: "Tämä näkymä", subscription: "Kestotilaus", gateway: "Maksupalvelun ilmoittama" },
       attentionKind: {
+        second_chargeback: "Toinen takaisinveloitus", retrieval_request: "Asiakirjapyyntö", fraud_marker: "Petosilmoitus (TC40 / SAFE)", chargeback_reversal: "Takaisinveloitus peruttu",
         paid_without_order: "Maksettu, ei tilausta", chargeback: "Takaisinveloitus", reconciliation_gave_up: "Täsmäytys luovutti",
         reply_mismatch: "Vastaus toisesta maksusta", callback_failed: "Ilmoitus epäonnistui", recurring_not_stopped: "Kestotilausta ei pysäytetty",
         renewal_declined: "Erääntynyt", subscription_not_set_up: "Kestotilausta ei otettu käyttöön", renewal_not_reported: "Uusimista ei ilmoitettu",
@@ -61,6 +63,7 @@ export const fi: Messages = {
       connectionTab: "Yhteys",
     },
     attention: {
+      actBy: "Toimi viimeistään {{date}}",
       title: "Huomio",
       intro: "Maksut, jotka vaativat ihmisen toimia. Merkitse kohta käsitellyksi, kun olet hoitanut sen.",
       open: "Avoimet",
@@ -256,6 +259,8 @@ export const fi: Messages = {
       none: "Tälle tilaukselle ei varmennettu PaynetEasy-maksua.",
     },
     panel: {
+      reasonCode: "Syykoodi {{code}}",
+      respondBy: "Vastaa viimeistään {{date}}",
       title: "PaynetEasy",
       checkNow: "Tarkista maksupalvelusta nyt",
       loading: "Ladataan PaynetEasy-maksua…",

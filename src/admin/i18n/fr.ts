@@ -41,11 +41,13 @@ export const fr: Messages = {
         no_challenge: "Aucune confirmation bancaire demandée", not_applicable: "Sans objet (client absent)",
       },
       activity: {
+        second_chargeback: "Second rejet de débit", retrieval_request: "Demande de justificatifs", fraud_marker: "Signalement de fraude (TC40 / SAFE)", chargeback_reversal: "Rejet de débit annulé",
         authorization: "Autorisation", sale: "Paiement", capture: "Capture", refund: "Remboursement", release: "Autorisation libérée",
         chargeback: "Rétrofacturation", other: "Autre événement de la passerelle",
       },
       origin: { checkout: "Client au paiement", dashboard: "Ce tableau de bord", subscription: "Abonnement", gateway: "Signalé par la passerelle" },
       attentionKind: {
+        second_chargeback: "Second rejet de débit", retrieval_request: "Demande de justificatifs", fraud_marker: "Signalement de fraude (TC40 / SAFE)", chargeback_reversal: "Rejet de débit annulé",
         paid_without_order: "Payé, sans commande", chargeback: "Rétrofacturation", reconciliation_gave_up: "Rapprochement abandonné",
         reply_mismatch: "Réponse pour un autre paiement", callback_failed: "Notification en échec", recurring_not_stopped: "Abonnement non arrêté",
         renewal_declined: "En retard", subscription_not_set_up: "Abonnement non mis en place", renewal_not_reported: "Renouvellement non signalé",
@@ -61,6 +63,7 @@ export const fr: Messages = {
       connectionTab: "Connexion",
     },
     attention: {
+      actBy: "Agir avant le {{date}}",
       title: "À traiter",
       intro: "Paiements qui demandent une intervention. Marquez un élément comme traité une fois réglé.",
       open: "Ouverts",
@@ -261,6 +264,8 @@ export const fr: Messages = {
       none: "Aucun paiement PaynetEasy n'a été autorisé pour cette commande.",
     },
     panel: {
+      reasonCode: "Code motif {{code}}",
+      respondBy: "Répondre avant le {{date}}",
       title: "PaynetEasy",
       checkNow: "Vérifier à la passerelle",
       loading: "Chargement du paiement PaynetEasy…",

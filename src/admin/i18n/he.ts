@@ -41,11 +41,13 @@ export const he: Messages = {
         no_challenge: "לא התבקש אישור בנק", not_applicable: "לא רלוונטי (הלקוח לא נוכח)",
       },
       activity: {
+        second_chargeback: "צ'ארג'בק שני", retrieval_request: "בקשת מסמכים", fraud_marker: "דיווח הונאה (TC40 / SAFE)", chargeback_reversal: "ביטול צ'ארג'בק",
         authorization: "אישור", sale: "תשלום", capture: "תפיסה", refund: "החזר", release: "שחרור אישור",
         chargeback: "צ'ארג'בק", other: "אירוע אחר משער התשלומים",
       },
       origin: { checkout: "לקוח בקופה", dashboard: "לוח בקרה זה", subscription: "מנוי", gateway: "דווח על ידי השער" },
       attentionKind: {
+        second_chargeback: "צ'ארג'בק שני", retrieval_request: "בקשת מסמכים", fraud_marker: "דיווח הונאה (TC40 / SAFE)", chargeback_reversal: "ביטול צ'ארג'בק",
         paid_without_order: "שולם, ללא הזמנה", chargeback: "צ'ארג'בק", reconciliation_gave_up: "ההתאמה הופסקה",
         reply_mismatch: "תשובה על תשלום אחר", callback_failed: "ההודעה נכשלה", recurring_not_stopped: "המנוי לא נעצר",
         renewal_declined: "באיחור", subscription_not_set_up: "המנוי לא הוגדר", renewal_not_reported: "החידוש לא דווח",
@@ -61,6 +63,7 @@ export const he: Messages = {
       connectionTab: "חיבור",
     },
     attention: {
+      actBy: "יש לפעול עד {{date}}",
       title: "לטיפול",
       intro: "תשלומים שאדם צריך לטפל בהם. סמן פריט כמטופל לאחר שטיפלת בו.",
       open: "פתוחים",
@@ -261,6 +264,8 @@ export const he: Messages = {
       none: "לא אושר תשלום PaynetEasy להזמנה זו.",
     },
     panel: {
+      reasonCode: "קוד סיבה {{code}}",
+      respondBy: "יש להשיב עד {{date}}",
       title: "PaynetEasy",
       checkNow: "בדוק בשער עכשיו",
       loading: "טוען תשלום PaynetEasy…",

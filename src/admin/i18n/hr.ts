@@ -41,11 +41,13 @@ export const hr: Messages = {
         no_challenge: "Banka nije tražila potvrdu", not_applicable: "Nije primjenjivo (kupac nije prisutan)",
       },
       activity: {
+        second_chargeback: "Drugi povrat sredstava", retrieval_request: "Zahtjev za dokumentaciju", fraud_marker: "Prijava prijevare (TC40 / SAFE)", chargeback_reversal: "Povrat sredstava poništen",
         authorization: "Autorizacija", sale: "Plaćanje", capture: "Naplata", refund: "Povrat sredstava", release: "Autorizacija oslobođena",
         chargeback: "Osporeno plaćanje", other: "Drugi događaj pristupnika",
       },
       origin: { checkout: "Kupac pri naplati", dashboard: "Ova nadzorna ploča", subscription: "Pretplata", gateway: "Javio pristupnik" },
       attentionKind: {
+        second_chargeback: "Drugi povrat sredstava", retrieval_request: "Zahtjev za dokumentaciju", fraud_marker: "Prijava prijevare (TC40 / SAFE)", chargeback_reversal: "Povrat sredstava poništen",
         paid_without_order: "Plaćeno, nema narudžbe", chargeback: "Osporeno plaćanje", reconciliation_gave_up: "Usklađivanje prekinuto",
         reply_mismatch: "Odgovor o drugom plaćanju", callback_failed: "Obavijest neuspjela", recurring_not_stopped: "Pretplata nije zaustavljena",
         renewal_declined: "U zakašnjenju", subscription_not_set_up: "Pretplata nije postavljena", renewal_not_reported: "Obnova nije javljena",
@@ -61,6 +63,7 @@ export const hr: Messages = {
       connectionTab: "Veza",
     },
     attention: {
+      actBy: "Postupite do {{date}}",
       title: "Pažnja",
       intro: "Plaćanja koja netko mora riješiti. Označite stavku kao riješenu kada je obradite.",
       open: "Otvoreno",
@@ -261,6 +264,8 @@ export const hr: Messages = {
       none: "Za ovu narudžbu nije autorizirano nijedno PaynetEasy plaćanje.",
     },
     panel: {
+      reasonCode: "Šifra razloga {{code}}",
+      respondBy: "Odgovorite do {{date}}",
       title: "PaynetEasy",
       checkNow: "Provjeri sada kod pristupnika",
       loading: "Učitavanje PaynetEasy plaćanja…",

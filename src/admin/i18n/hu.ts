@@ -41,11 +41,13 @@ export const hu: Messages = {
         no_challenge: "Banki megerősítést nem kértek", not_applicable: "Nem alkalmazható (a vásárló nincs jelen)",
       },
       activity: {
+        second_chargeback: "Második visszaterhelés", retrieval_request: "Dokumentumkérés", fraud_marker: "Csalásbejelentés (TC40 / SAFE)", chargeback_reversal: "Visszaterhelés visszavonva",
         authorization: "Engedélyezés", sale: "Fizetés", capture: "Beszedés", refund: "Visszatérítés", release: "Engedélyezés feloldva",
         chargeback: "Visszaterhelés", other: "Egyéb átjáróesemény",
       },
       origin: { checkout: "Vásárló a pénztárnál", dashboard: "Ez az irányítópult", subscription: "Előfizetés", gateway: "Az átjáró jelentette" },
       attentionKind: {
+        second_chargeback: "Második visszaterhelés", retrieval_request: "Dokumentumkérés", fraud_marker: "Csalásbejelentés (TC40 / SAFE)", chargeback_reversal: "Visszaterhelés visszavonva",
         paid_without_order: "Fizetve, nincs rendelés", chargeback: "Visszaterhelés", reconciliation_gave_up: "Egyeztetés feladva",
         reply_mismatch: "Válasz egy másik fizetésről", callback_failed: "Értesítés sikertelen", recurring_not_stopped: "Előfizetés nincs leállítva",
         renewal_declined: "Lejárt tartozás", subscription_not_set_up: "Előfizetés nincs beállítva", renewal_not_reported: "Megújítás nincs jelentve",
@@ -61,6 +63,7 @@ export const hu: Messages = {
       connectionTab: "Kapcsolat",
     },
     attention: {
+      actBy: "Intézkedjen eddig: {{date}}",
       title: "Teendők",
       intro: "Fizetések, amelyekkel valakinek foglalkoznia kell. Jelölje a tételt kezeltnek, miután elintézte.",
       open: "Nyitott",
@@ -256,6 +259,8 @@ export const hu: Messages = {
       none: "Ehhez a rendeléshez nem engedélyeztek PaynetEasy-fizetést.",
     },
     panel: {
+      reasonCode: "Okkód {{code}}",
+      respondBy: "Válaszoljon eddig: {{date}}",
       title: "PaynetEasy",
       checkNow: "Ellenőrzés most az átjárónál",
       loading: "PaynetEasy-fizetés betöltése…",

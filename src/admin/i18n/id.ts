@@ -41,11 +41,13 @@ export const id: Messages = {
         no_challenge: "Bank tidak meminta konfirmasi", not_applicable: "Tidak berlaku (pelanggan tidak hadir)",
       },
       activity: {
+        second_chargeback: "Chargeback kedua", retrieval_request: "Permintaan dokumen", fraud_marker: "Laporan penipuan (TC40 / SAFE)", chargeback_reversal: "Chargeback dibatalkan",
         authorization: "Otorisasi", sale: "Pembayaran", capture: "Pengambilan", refund: "Pengembalian dana", release: "Otorisasi dilepas",
         chargeback: "Chargeback", other: "Peristiwa gateway lain",
       },
       origin: { checkout: "Pelanggan saat checkout", dashboard: "Dasbor ini", subscription: "Langganan", gateway: "Dilaporkan gateway" },
       attentionKind: {
+        second_chargeback: "Chargeback kedua", retrieval_request: "Permintaan dokumen", fraud_marker: "Laporan penipuan (TC40 / SAFE)", chargeback_reversal: "Chargeback dibatalkan",
         paid_without_order: "Dibayar, tanpa pesanan", chargeback: "Chargeback", reconciliation_gave_up: "Rekonsiliasi dihentikan",
         reply_mismatch: "Balasan untuk pembayaran lain", callback_failed: "Notifikasi gagal", recurring_not_stopped: "Langganan tidak dihentikan",
         renewal_declined: "Terlambat", subscription_not_set_up: "Langganan belum disiapkan", renewal_not_reported: "Perpanjangan tidak dilaporkan",
@@ -61,6 +63,7 @@ export const id: Messages = {
       connectionTab: "Koneksi",
     },
     attention: {
+      actBy: "Tindak lanjuti sebelum {{date}}",
       title: "Perhatian",
       intro: "Pembayaran yang perlu ditindaklanjuti. Tandai item sebagai selesai setelah Anda menanganinya.",
       open: "Terbuka",
@@ -256,6 +259,8 @@ export const id: Messages = {
       none: "Tidak ada pembayaran PaynetEasy yang diotorisasi untuk pesanan ini.",
     },
     panel: {
+      reasonCode: "Kode alasan {{code}}",
+      respondBy: "Tanggapi sebelum {{date}}",
       title: "PaynetEasy",
       checkNow: "Periksa di gateway sekarang",
       loading: "Memuat pembayaran PaynetEasy…",

@@ -41,11 +41,13 @@ export const it: Messages = {
         no_challenge: "Nessuna conferma bancaria richiesta", not_applicable: "Non applicabile (cliente non presente)",
       },
       activity: {
+        second_chargeback: "Secondo chargeback", retrieval_request: "Richiesta di documenti", fraud_marker: "Segnalazione di frode (TC40 / SAFE)", chargeback_reversal: "Chargeback stornato",
         authorization: "Autorizzazione", sale: "Pagamento", capture: "Cattura", refund: "Rimborso", release: "Autorizzazione rilasciata",
         chargeback: "Chargeback", other: "Altro evento del gateway",
       },
       origin: { checkout: "Cliente al checkout", dashboard: "Questa dashboard", subscription: "Abbonamento", gateway: "Segnalato dal gateway" },
       attentionKind: {
+        second_chargeback: "Secondo chargeback", retrieval_request: "Richiesta di documenti", fraud_marker: "Segnalazione di frode (TC40 / SAFE)", chargeback_reversal: "Chargeback stornato",
         paid_without_order: "Pagato, nessun ordine", chargeback: "Chargeback", reconciliation_gave_up: "Riconciliazione abbandonata",
         reply_mismatch: "Risposta su un altro pagamento", callback_failed: "Notifica non riuscita", recurring_not_stopped: "Abbonamento non arrestato",
         renewal_declined: "Scaduto", subscription_not_set_up: "Abbonamento non attivato", renewal_not_reported: "Rinnovo non comunicato",
@@ -61,6 +63,7 @@ export const it: Messages = {
       connectionTab: "Connessione",
     },
     attention: {
+      actBy: "Agire entro il {{date}}",
       title: "Attenzione",
       intro: "Pagamenti su cui una persona deve intervenire. Segna un elemento come gestito dopo averlo risolto.",
       open: "Aperti",
@@ -261,6 +264,8 @@ export const it: Messages = {
       none: "Nessun pagamento PaynetEasy è stato autorizzato per questo ordine.",
     },
     panel: {
+      reasonCode: "Codice motivo {{code}}",
+      respondBy: "Rispondere entro il {{date}}",
       title: "PaynetEasy",
       checkNow: "Verifica ora presso il gateway",
       loading: "Caricamento del pagamento PaynetEasy…",

@@ -41,11 +41,13 @@ export const ja: Messages = {
         no_challenge: "銀行の確認は求められず", not_applicable: "対象外（顧客不在）",
       },
       activity: {
+        second_chargeback: "2回目のチャージバック", retrieval_request: "書類請求", fraud_marker: "不正利用報告 (TC40 / SAFE)", chargeback_reversal: "チャージバック取消",
         authorization: "承認", sale: "支払い", capture: "確定", refund: "返金", release: "承認を解除",
         chargeback: "チャージバック", other: "その他のゲートウェイイベント",
       },
       origin: { checkout: "チェックアウト中の顧客", dashboard: "このダッシュボード", subscription: "定期購入", gateway: "ゲートウェイからの報告" },
       attentionKind: {
+        second_chargeback: "2回目のチャージバック", retrieval_request: "書類請求", fraud_marker: "不正利用報告 (TC40 / SAFE)", chargeback_reversal: "チャージバック取消",
         paid_without_order: "支払い済み、注文なし", chargeback: "チャージバック", reconciliation_gave_up: "照合を中止",
         reply_mismatch: "別の支払いへの応答", callback_failed: "通知の処理失敗", recurring_not_stopped: "定期購入が停止されていない",
         renewal_declined: "支払い遅延", subscription_not_set_up: "定期購入が未設定", renewal_not_reported: "更新の報告なし",
@@ -61,6 +63,7 @@ export const ja: Messages = {
       connectionTab: "接続",
     },
     attention: {
+      actBy: "{{date}} までに対応",
       title: "要対応",
       intro: "担当者の対応が必要な支払いです。対応が済んだら、項目を対応済みにしてください。",
       open: "未対応",
@@ -256,6 +259,8 @@ export const ja: Messages = {
       none: "この注文ではPaynetEasyの支払いは承認されていません。",
     },
     panel: {
+      reasonCode: "理由コード {{code}}",
+      respondBy: "{{date}} までに回答",
       title: "PaynetEasy",
       checkNow: "今すぐゲートウェイで確認",
       loading: "PaynetEasyの支払いを読み込み中…",

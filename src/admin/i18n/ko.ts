@@ -41,11 +41,13 @@ export const ko: Messages = {
         no_challenge: "은행 확인 요청 없음", not_applicable: "해당 없음(고객 부재)",
       },
       activity: {
+        second_chargeback: "2차 지불 거절", retrieval_request: "증빙 자료 요청", fraud_marker: "사기 신고 (TC40 / SAFE)", chargeback_reversal: "지불 거절 취소",
         authorization: "승인", sale: "결제", capture: "캡처", refund: "환불", release: "승인 해제",
         chargeback: "지불 거절", other: "기타 게이트웨이 이벤트",
       },
       origin: { checkout: "결제 중인 고객", dashboard: "이 대시보드", subscription: "구독", gateway: "게이트웨이 보고" },
       attentionKind: {
+        second_chargeback: "2차 지불 거절", retrieval_request: "증빙 자료 요청", fraud_marker: "사기 신고 (TC40 / SAFE)", chargeback_reversal: "지불 거절 취소",
         paid_without_order: "결제됨, 주문 없음", chargeback: "지불 거절", reconciliation_gave_up: "대사 중단",
         reply_mismatch: "다른 결제에 대한 응답", callback_failed: "알림 처리 실패", recurring_not_stopped: "구독이 중지되지 않음",
         renewal_declined: "연체", subscription_not_set_up: "구독 설정 안 됨", renewal_not_reported: "갱신 미보고",
@@ -61,6 +63,7 @@ export const ko: Messages = {
       connectionTab: "연결",
     },
     attention: {
+      actBy: "{{date}}까지 조치",
       title: "확인 필요",
       intro: "사람이 조치해야 하는 결제입니다. 처리한 항목은 처리됨으로 표시하세요.",
       open: "미처리",
@@ -256,6 +259,8 @@ export const ko: Messages = {
       none: "이 주문에 승인된 PaynetEasy 결제가 없습니다.",
     },
     panel: {
+      reasonCode: "사유 코드 {{code}}",
+      respondBy: "{{date}}까지 답변",
       title: "PaynetEasy",
       checkNow: "지금 게이트웨이에서 확인",
       loading: "PaynetEasy 결제 불러오는 중…",

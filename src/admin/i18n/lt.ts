@@ -41,11 +41,13 @@ export const lt: Messages = {
         no_challenge: "Bankas patvirtinimo neprašė", not_applicable: "Netaikoma (kliento nėra)",
       },
       activity: {
+        second_chargeback: "Antrasis mokėjimo ginčas", retrieval_request: "Dokumentų užklausa", fraud_marker: "Pranešimas apie sukčiavimą (TC40 / SAFE)", chargeback_reversal: "Mokėjimo ginčas atšauktas",
         authorization: "Autorizacija", sale: "Mokėjimas", capture: "Nuskaitymas", refund: "Grąžinimas", release: "Autorizacija atlaisvinta",
         chargeback: "Užginčytas mokėjimas", other: "Kitas šliuzo įvykis",
       },
       origin: { checkout: "Klientas atsiskaitant", dashboard: "Šis skydelis", subscription: "Prenumerata", gateway: "Pranešė šliuzas" },
       attentionKind: {
+        second_chargeback: "Antrasis mokėjimo ginčas", retrieval_request: "Dokumentų užklausa", fraud_marker: "Pranešimas apie sukčiavimą (TC40 / SAFE)", chargeback_reversal: "Mokėjimo ginčas atšauktas",
         paid_without_order: "Apmokėta, užsakymo nėra", chargeback: "Užginčytas mokėjimas", reconciliation_gave_up: "Suderinimas nutrauktas",
         reply_mismatch: "Atsakymas apie kitą mokėjimą", callback_failed: "Pranešimas nepavyko", recurring_not_stopped: "Prenumerata nesustabdyta",
         renewal_declined: "Pradelsta", subscription_not_set_up: "Prenumerata nenustatyta", renewal_not_reported: "Atnaujinimas nepraneštas",
@@ -61,6 +63,7 @@ export const lt: Messages = {
       connectionTab: "Ryšys",
     },
     attention: {
+      actBy: "Veikite iki {{date}}",
       title: "Dėmesio",
       intro: "Mokėjimai, kuriais turi pasirūpinti žmogus. Kai sutvarkysite, pažymėkite įrašą kaip sutvarkytą.",
       open: "Atviri",
@@ -266,6 +269,8 @@ export const lt: Messages = {
       none: "Šiam užsakymui PaynetEasy mokėjimas nepatvirtintas.",
     },
     panel: {
+      reasonCode: "Priežasties kodas {{code}}",
+      respondBy: "Atsakykite iki {{date}}",
       title: "PaynetEasy",
       checkNow: "Tikrinti šliuze dabar",
       loading: "Įkeliamas PaynetEasy mokėjimas…",

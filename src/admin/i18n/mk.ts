@@ -41,11 +41,13 @@ export const mk: Messages = {
         no_challenge: "Банката не побара потврда", not_applicable: "Не се применува (клиентот не е присутен)",
       },
       activity: {
+        second_chargeback: "Второ оспорување", retrieval_request: "Барање за документи", fraud_marker: "Пријава за измама (TC40 / SAFE)", chargeback_reversal: "Оспорувањето е поништено",
         authorization: "Овластување", sale: "Плаќање", capture: "Наплата", refund: "Рефундирање", release: "Овластувањето е ослободено",
         chargeback: "Оспорено плаќање", other: "Друг настан од платниот систем",
       },
       origin: { checkout: "Клиент при плаќање", dashboard: "Оваа контролна табла", subscription: "Претплата", gateway: "Пријавено од платниот систем" },
       attentionKind: {
+        second_chargeback: "Второ оспорување", retrieval_request: "Барање за документи", fraud_marker: "Пријава за измама (TC40 / SAFE)", chargeback_reversal: "Оспорувањето е поништено",
         paid_without_order: "Платено, нема нарачка", chargeback: "Оспорено плаќање", reconciliation_gave_up: "Усогласувањето е прекинато",
         reply_mismatch: "Одговор за друго плаќање", callback_failed: "Известувањето не успеа", recurring_not_stopped: "Претплатата не е запрена",
         renewal_declined: "Задоцнета", subscription_not_set_up: "Претплатата не е поставена", renewal_not_reported: "Обновата не е пријавена",
@@ -61,6 +63,7 @@ export const mk: Messages = {
       connectionTab: "Врска",
     },
     attention: {
+      actBy: "Постапете до {{date}}",
       title: "Внимание",
       intro: "Плаќања за кои треба да се погрижи човек. Обележете ставка како средена откако ќе ја решите.",
       open: "Отворени",
@@ -256,6 +259,8 @@ export const mk: Messages = {
       none: "За оваа нарачка не е овластено ниедно PaynetEasy плаќање.",
     },
     panel: {
+      reasonCode: "Код на причина {{code}}",
+      respondBy: "Одговорете до {{date}}",
       title: "PaynetEasy",
       checkNow: "Провери сега во платниот систем",
       loading: "Се вчитува PaynetEasy плаќањето…",

@@ -41,11 +41,13 @@ export const mn: Messages = {
         no_challenge: "Банк баталгаажуулалт шаардаагүй", not_applicable: "Хамаарахгүй (үйлчлүүлэгч байхгүй)",
       },
       activity: {
+        second_chargeback: "Хоёр дахь буцаалт", retrieval_request: "Баримт бичгийн хүсэлт", fraud_marker: "Залилангийн мэдэгдэл (TC40 / SAFE)", chargeback_reversal: "Буцаалт цуцлагдсан",
         authorization: "Зөвшөөрөл", sale: "Төлбөр", capture: "Төлбөр авах", refund: "Буцаалт", release: "Зөвшөөрлийг чөлөөлсөн",
         chargeback: "Буцаан таталт", other: "Гарцын бусад үйл явдал",
       },
       origin: { checkout: "Захиалга хийж буй үйлчлүүлэгч", dashboard: "Энэ хянах самбар", subscription: "Тогтмол захиалга", gateway: "Гарц мэдээлсэн" },
       attentionKind: {
+        second_chargeback: "Хоёр дахь буцаалт", retrieval_request: "Баримт бичгийн хүсэлт", fraud_marker: "Залилангийн мэдэгдэл (TC40 / SAFE)", chargeback_reversal: "Буцаалт цуцлагдсан",
         paid_without_order: "Төлсөн, захиалга алга", chargeback: "Буцаан таталт", reconciliation_gave_up: "Тулгалт зогссон",
         reply_mismatch: "Өөр төлбөрийн хариу", callback_failed: "Мэдэгдэл амжилтгүй", recurring_not_stopped: "Тогтмол захиалга зогсоогүй",
         renewal_declined: "Хугацаа хэтэрсэн", subscription_not_set_up: "Тогтмол захиалга тохируулаагүй", renewal_not_reported: "Сунгалт мэдээлэгдээгүй",
@@ -61,6 +63,7 @@ export const mn: Messages = {
       connectionTab: "Холболт",
     },
     attention: {
+      actBy: "{{date}}-с өмнө арга хэмжээ авах",
       title: "Анхаарах",
       intro: "Хүн шийдвэрлэх шаардлагатай төлбөрүүд. Шийдсэнийхээ дараа зүйлийг шийдсэн гэж тэмдэглэнэ үү.",
       open: "Нээлттэй",
@@ -256,6 +259,8 @@ export const mn: Messages = {
       none: "Энэ захиалгад PaynetEasy төлбөр зөвшөөрөгдөөгүй.",
     },
     panel: {
+      reasonCode: "Шалтгааны код {{code}}",
+      respondBy: "{{date}}-с өмнө хариулах",
       title: "PaynetEasy",
       checkNow: "Гарц дээр одоо шалгах",
       loading: "PaynetEasy төлбөрийг ачаалж байна…",

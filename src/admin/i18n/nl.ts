@@ -41,11 +41,13 @@ export const nl: Messages = {
         no_challenge: "Geen bevestiging door bank gevraagd", not_applicable: "Niet van toepassing (klant niet aanwezig)",
       },
       activity: {
+        second_chargeback: "Tweede terugboeking", retrieval_request: "Verzoek om documenten", fraud_marker: "Fraudemelding (TC40 / SAFE)", chargeback_reversal: "Terugboeking teruggedraaid",
         authorization: "Autorisatie", sale: "Betaling", capture: "Incasso", refund: "Terugbetaling", release: "Autorisatie vrijgegeven",
         chargeback: "Terugboeking", other: "Andere gateway-gebeurtenis",
       },
       origin: { checkout: "Klant bij het afrekenen", dashboard: "Dit dashboard", subscription: "Abonnement", gateway: "Gemeld door de gateway" },
       attentionKind: {
+        second_chargeback: "Tweede terugboeking", retrieval_request: "Verzoek om documenten", fraud_marker: "Fraudemelding (TC40 / SAFE)", chargeback_reversal: "Terugboeking teruggedraaid",
         paid_without_order: "Betaald, geen bestelling", chargeback: "Terugboeking", reconciliation_gave_up: "Afstemming opgegeven",
         reply_mismatch: "Antwoord over andere betaling", callback_failed: "Melding mislukt", recurring_not_stopped: "Abonnement niet gestopt",
         renewal_declined: "Achterstallig", subscription_not_set_up: "Abonnement niet ingesteld", renewal_not_reported: "Verlenging niet gemeld",
@@ -61,6 +63,7 @@ export const nl: Messages = {
       connectionTab: "Verbinding",
     },
     attention: {
+      actBy: "Handel vóór {{date}}",
       title: "Aandacht",
       intro: "Betalingen waar iemand iets mee moet doen. Markeer een item als afgehandeld zodra je het hebt opgelost.",
       open: "Open",
@@ -256,6 +259,8 @@ export const nl: Messages = {
       none: "Voor deze bestelling is geen PaynetEasy-betaling geautoriseerd.",
     },
     panel: {
+      reasonCode: "Redencode {{code}}",
+      respondBy: "Reageer vóór {{date}}",
       title: "PaynetEasy",
       checkNow: "Nu controleren bij de gateway",
       loading: "PaynetEasy-betaling laden…",

@@ -41,11 +41,13 @@ export const pl: Messages = {
         no_challenge: "Bank nie żądał potwierdzenia", not_applicable: "Nie dotyczy (klient nieobecny)",
       },
       activity: {
+        second_chargeback: "Drugi chargeback", retrieval_request: "Prośba o dokumenty", fraud_marker: "Zgłoszenie oszustwa (TC40 / SAFE)", chargeback_reversal: "Chargeback cofnięty",
         authorization: "Autoryzacja", sale: "Płatność", capture: "Realizacja", refund: "Zwrot", release: "Autoryzacja zwolniona",
         chargeback: "Obciążenie zwrotne", other: "Inne zdarzenie bramki",
       },
       origin: { checkout: "Klient przy zamówieniu", dashboard: "Ten panel", subscription: "Subskrypcja", gateway: "Zgłoszone przez bramkę" },
       attentionKind: {
+        second_chargeback: "Drugi chargeback", retrieval_request: "Prośba o dokumenty", fraud_marker: "Zgłoszenie oszustwa (TC40 / SAFE)", chargeback_reversal: "Chargeback cofnięty",
         paid_without_order: "Zapłacono, brak zamówienia", chargeback: "Obciążenie zwrotne", reconciliation_gave_up: "Uzgadnianie przerwane",
         reply_mismatch: "Odpowiedź o innej płatności", callback_failed: "Powiadomienie nieudane", recurring_not_stopped: "Subskrypcja niezatrzymana",
         renewal_declined: "Zaległa", subscription_not_set_up: "Subskrypcja nieskonfigurowana", renewal_not_reported: "Odnowienie niezgłoszone",
@@ -61,6 +63,7 @@ export const pl: Messages = {
       connectionTab: "Połączenie",
     },
     attention: {
+      actBy: "Działaj do {{date}}",
       title: "Do uwagi",
       intro: "Płatności, którymi musi zająć się człowiek. Oznacz pozycję jako załatwioną, gdy się nią zajmiesz.",
       open: "Otwarte",
@@ -266,6 +269,8 @@ export const pl: Messages = {
       none: "Dla tego zamówienia nie autoryzowano płatności PaynetEasy.",
     },
     panel: {
+      reasonCode: "Kod przyczyny {{code}}",
+      respondBy: "Odpowiedz do {{date}}",
       title: "PaynetEasy",
       checkNow: "Sprawdź teraz w bramce",
       loading: "Wczytywanie płatności PaynetEasy…",

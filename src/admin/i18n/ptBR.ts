@@ -41,11 +41,13 @@ export const ptBR: Messages = {
         no_challenge: "Nenhuma confirmação do banco pedida", not_applicable: "Não se aplica (cliente não presente)",
       },
       activity: {
+        second_chargeback: "Segundo estorno", retrieval_request: "Pedido de documentos", fraud_marker: "Aviso de fraude (TC40 / SAFE)", chargeback_reversal: "Estorno revertido",
         authorization: "Autorização", sale: "Pagamento", capture: "Captura", refund: "Reembolso", release: "Autorização liberada",
         chargeback: "Chargeback", other: "Outro evento do gateway",
       },
       origin: { checkout: "Cliente no checkout", dashboard: "Este painel", subscription: "Assinatura", gateway: "Informado pelo gateway" },
       attentionKind: {
+        second_chargeback: "Segundo estorno", retrieval_request: "Pedido de documentos", fraud_marker: "Aviso de fraude (TC40 / SAFE)", chargeback_reversal: "Estorno revertido",
         paid_without_order: "Pago, sem pedido", chargeback: "Chargeback", reconciliation_gave_up: "Conciliação desistiu",
         reply_mismatch: "Resposta sobre outro pagamento", callback_failed: "Notificação falhou", recurring_not_stopped: "Assinatura não parada",
         renewal_declined: "Em atraso", subscription_not_set_up: "Assinatura não configurada", renewal_not_reported: "Renovação não informada",
@@ -61,6 +63,7 @@ export const ptBR: Messages = {
       connectionTab: "Conexão",
     },
     attention: {
+      actBy: "Agir até {{date}}",
       title: "Atenção",
       intro: "Pagamentos que exigem ação de uma pessoa. Marque um item como resolvido depois de tratá-lo.",
       open: "Abertos",
@@ -261,6 +264,8 @@ export const ptBR: Messages = {
       none: "Nenhum pagamento PaynetEasy foi autorizado para este pedido.",
     },
     panel: {
+      reasonCode: "Código do motivo {{code}}",
+      respondBy: "Responder até {{date}}",
       title: "PaynetEasy",
       checkNow: "Verificar no gateway agora",
       loading: "Carregando pagamento PaynetEasy…",

@@ -41,11 +41,13 @@ export const ptPT: Messages = {
         no_challenge: "Nenhuma confirmação do banco pedida", not_applicable: "Não aplicável (cliente não presente)",
       },
       activity: {
+        second_chargeback: "Segundo estorno", retrieval_request: "Pedido de documentos", fraud_marker: "Alerta de fraude (TC40 / SAFE)", chargeback_reversal: "Estorno anulado",
         authorization: "Autorização", sale: "Pagamento", capture: "Captura", refund: "Reembolso", release: "Autorização libertada",
         chargeback: "Estorno", other: "Outro evento do gateway",
       },
       origin: { checkout: "Cliente no checkout", dashboard: "Este painel", subscription: "Subscrição", gateway: "Comunicado pelo gateway" },
       attentionKind: {
+        second_chargeback: "Segundo estorno", retrieval_request: "Pedido de documentos", fraud_marker: "Alerta de fraude (TC40 / SAFE)", chargeback_reversal: "Estorno anulado",
         paid_without_order: "Pago, sem encomenda", chargeback: "Estorno", reconciliation_gave_up: "Reconciliação desistiu",
         reply_mismatch: "Resposta sobre outro pagamento", callback_failed: "Notificação falhou", recurring_not_stopped: "Subscrição não parada",
         renewal_declined: "Em atraso", subscription_not_set_up: "Subscrição não configurada", renewal_not_reported: "Renovação não comunicada",
@@ -61,6 +63,7 @@ export const ptPT: Messages = {
       connectionTab: "Ligação",
     },
     attention: {
+      actBy: "Agir até {{date}}",
       title: "Atenção",
       intro: "Pagamentos que exigem a ação de uma pessoa. Marca um item como tratado depois de o resolveres.",
       open: "Abertos",
@@ -261,6 +264,8 @@ export const ptPT: Messages = {
       none: "Nenhum pagamento PaynetEasy foi autorizado para esta encomenda.",
     },
     panel: {
+      reasonCode: "Código do motivo {{code}}",
+      respondBy: "Responder até {{date}}",
       title: "PaynetEasy",
       checkNow: "Verificar no gateway agora",
       loading: "A carregar o pagamento PaynetEasy…",

@@ -41,11 +41,13 @@ export const ro: Messages = {
         no_challenge: "Nu s-a cerut confirmarea băncii", not_applicable: "Nu se aplică (client absent)",
       },
       activity: {
+        second_chargeback: "Al doilea chargeback", retrieval_request: "Cerere de documente", fraud_marker: "Raport de fraudă (TC40 / SAFE)", chargeback_reversal: "Chargeback anulat",
         authorization: "Autorizare", sale: "Plată", capture: "Capturare", refund: "Rambursare", release: "Autorizare eliberată",
         chargeback: "Chargeback", other: "Alt eveniment de la gateway",
       },
       origin: { checkout: "Client la finalizarea comenzii", dashboard: "Acest panou", subscription: "Abonament", gateway: "Raportat de gateway" },
       attentionKind: {
+        second_chargeback: "Al doilea chargeback", retrieval_request: "Cerere de documente", fraud_marker: "Raport de fraudă (TC40 / SAFE)", chargeback_reversal: "Chargeback anulat",
         paid_without_order: "Plătit, fără comandă", chargeback: "Chargeback", reconciliation_gave_up: "Reconciliere abandonată",
         reply_mismatch: "Răspuns despre altă plată", callback_failed: "Notificare eșuată", recurring_not_stopped: "Abonament neoprit",
         renewal_declined: "Restant", subscription_not_set_up: "Abonament neconfigurat", renewal_not_reported: "Reînnoire neraportată",
@@ -61,6 +63,7 @@ export const ro: Messages = {
       connectionTab: "Conexiune",
     },
     attention: {
+      actBy: "Acționați până la {{date}}",
       title: "Atenție",
       intro: "Plăți care necesită intervenția unei persoane. Marcați un element ca rezolvat după ce v-ați ocupat de el.",
       open: "Deschise",
@@ -261,6 +264,8 @@ export const ro: Messages = {
       none: "Nicio plată PaynetEasy nu a fost autorizată pentru această comandă.",
     },
     panel: {
+      reasonCode: "Cod motiv {{code}}",
+      respondBy: "Răspundeți până la {{date}}",
       title: "PaynetEasy",
       checkNow: "Verificați acum la gateway",
       loading: "Se încarcă plata PaynetEasy…",

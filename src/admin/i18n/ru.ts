@@ -41,11 +41,13 @@ export const ru: Messages = {
         no_challenge: "Подтверждение банка не запрошено", not_applicable: "Не применимо (клиент не присутствует)",
       },
       activity: {
+        second_chargeback: "Повторный чарджбэк", retrieval_request: "Запрос документов", fraud_marker: "Сообщение о мошенничестве (TC40 / SAFE)", chargeback_reversal: "Чарджбэк отменён",
         authorization: "Авторизация", sale: "Оплата", capture: "Получение", refund: "Возврат", release: "Авторизация снята",
         chargeback: "Чарджбэк", other: "Другое событие шлюза",
       },
       origin: { checkout: "Клиент при оформлении", dashboard: "Эта панель", subscription: "Подписка", gateway: "Сообщено шлюзом" },
       attentionKind: {
+        second_chargeback: "Повторный чарджбэк", retrieval_request: "Запрос документов", fraud_marker: "Сообщение о мошенничестве (TC40 / SAFE)", chargeback_reversal: "Чарджбэк отменён",
         paid_without_order: "Оплачено, заказа нет", chargeback: "Чарджбэк", reconciliation_gave_up: "Сверка прекращена",
         reply_mismatch: "Ответ о другом платеже", callback_failed: "Ошибка уведомления", recurring_not_stopped: "Подписка не остановлена",
         renewal_declined: "Просрочено", subscription_not_set_up: "Подписка не настроена", renewal_not_reported: "Нет данных о продлении",
@@ -61,6 +63,7 @@ export const ru: Messages = {
       connectionTab: "Подключение",
     },
     attention: {
+      actBy: "Действовать до {{date}}",
       title: "Внимание",
       intro: "Платежи, по которым нужны действия человека. Отметьте пункт как решённый, когда разберётесь с ним.",
       open: "Открытые",
@@ -266,6 +269,8 @@ export const ru: Messages = {
       none: "Для этого заказа не авторизован ни один платёж PaynetEasy.",
     },
     panel: {
+      reasonCode: "Код причины {{code}}",
+      respondBy: "Ответить до {{date}}",
       title: "PaynetEasy",
       checkNow: "Проверить в шлюзе сейчас",
       loading: "Загрузка платежа PaynetEasy…",

@@ -41,11 +41,13 @@ export const sv: Messages = {
         no_challenge: "Ingen bankbekräftelse begärd", not_applicable: "Ej tillämpligt (kunden inte närvarande)",
       },
       activity: {
+        second_chargeback: "Andra återdebitering", retrieval_request: "Begäran om underlag", fraud_marker: "Bedrägerirapport (TC40 / SAFE)", chargeback_reversal: "Återdebitering återkallad",
         authorization: "Auktorisering", sale: "Betalning", capture: "Debitering", refund: "Återbetalning", release: "Auktorisering släppt",
         chargeback: "Återkrav", other: "Annan händelse från gatewayen",
       },
       origin: { checkout: "Kund i kassan", dashboard: "Den här panelen", subscription: "Prenumeration", gateway: "Rapporterad av gatewayen" },
       attentionKind: {
+        second_chargeback: "Andra återdebitering", retrieval_request: "Begäran om underlag", fraud_marker: "Bedrägerirapport (TC40 / SAFE)", chargeback_reversal: "Återdebitering återkallad",
         paid_without_order: "Betald, ingen beställning", chargeback: "Återkrav", reconciliation_gave_up: "Avstämning gav upp",
         reply_mismatch: "Svar om en annan betalning", callback_failed: "Avisering misslyckades", recurring_not_stopped: "Prenumeration inte stoppad",
         renewal_declined: "Förfallen", subscription_not_set_up: "Prenumeration inte skapad", renewal_not_reported: "Förnyelse inte rapporterad",
@@ -61,6 +63,7 @@ export const sv: Messages = {
       connectionTab: "Anslutning",
     },
     attention: {
+      actBy: "Agera senast {{date}}",
       title: "Att åtgärda",
       intro: "Betalningar som en person måste åtgärda. Markera en post som hanterad när du har tagit hand om den.",
       open: "Öppna",
@@ -256,6 +259,8 @@ export const sv: Messages = {
       none: "Ingen PaynetEasy-betalning har auktoriserats för den här beställningen.",
     },
     panel: {
+      reasonCode: "Orsakskod {{code}}",
+      respondBy: "Svara senast {{date}}",
       title: "PaynetEasy",
       checkNow: "Kontrollera hos gatewayen nu",
       loading: "Laddar PaynetEasy-betalning…",

@@ -41,11 +41,13 @@ export const th: Messages = {
         no_challenge: "ไม่ได้ขอการยืนยันจากธนาคาร", not_applicable: "ไม่เกี่ยวข้อง (ลูกค้าไม่ได้อยู่)",
       },
       activity: {
+        second_chargeback: "การปฏิเสธการชำระเงินครั้งที่สอง", retrieval_request: "คำขอเอกสาร", fraud_marker: "รายงานการฉ้อโกง (TC40 / SAFE)", chargeback_reversal: "ยกเลิกการปฏิเสธการชำระเงิน",
         authorization: "การอนุมัติ", sale: "การชำระเงิน", capture: "การจับยอด", refund: "การคืนเงิน", release: "ปลดการอนุมัติแล้ว",
         chargeback: "ชาร์จแบ็ก", other: "เหตุการณ์อื่นจากเกตเวย์",
       },
       origin: { checkout: "ลูกค้าตอนชำระเงิน", dashboard: "แดชบอร์ดนี้", subscription: "การสมัครสมาชิก", gateway: "รายงานโดยเกตเวย์" },
       attentionKind: {
+        second_chargeback: "การปฏิเสธการชำระเงินครั้งที่สอง", retrieval_request: "คำขอเอกสาร", fraud_marker: "รายงานการฉ้อโกง (TC40 / SAFE)", chargeback_reversal: "ยกเลิกการปฏิเสธการชำระเงิน",
         paid_without_order: "ชำระแล้ว ไม่มีคำสั่งซื้อ", chargeback: "ชาร์จแบ็ก", reconciliation_gave_up: "การกระทบยอดหยุดลง",
         reply_mismatch: "คำตอบเกี่ยวกับการชำระเงินอื่น", callback_failed: "การแจ้งเตือนล้มเหลว", recurring_not_stopped: "การสมัครสมาชิกไม่ได้หยุด",
         renewal_declined: "เกินกำหนด", subscription_not_set_up: "ยังไม่ได้ตั้งค่าการสมัครสมาชิก", renewal_not_reported: "ไม่ได้รายงานการต่ออายุ",
@@ -61,6 +63,7 @@ export const th: Messages = {
       connectionTab: "การเชื่อมต่อ",
     },
     attention: {
+      actBy: "ดำเนินการภายใน {{date}}",
       title: "ต้องตรวจสอบ",
       intro: "การชำระเงินที่ต้องให้คนดำเนินการ ทำเครื่องหมายว่าจัดการแล้วเมื่อคุณดำเนินการเสร็จ",
       open: "เปิดอยู่",
@@ -256,6 +259,8 @@ export const th: Messages = {
       none: "ไม่มีการอนุมัติการชำระเงิน PaynetEasy สำหรับคำสั่งซื้อนี้",
     },
     panel: {
+      reasonCode: "รหัสเหตุผล {{code}}",
+      respondBy: "ตอบกลับภายใน {{date}}",
       title: "PaynetEasy",
       checkNow: "ตรวจสอบที่เกตเวย์ตอนนี้",
       loading: "กำลังโหลดการชำระเงิน PaynetEasy…",

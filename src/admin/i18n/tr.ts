@@ -41,11 +41,13 @@ export const tr: Messages = {
         no_challenge: "Banka onayı istenmedi", not_applicable: "Geçerli değil (müşteri yok)",
       },
       activity: {
+        second_chargeback: "İkinci ters ibraz", retrieval_request: "Belge talebi", fraud_marker: "Dolandırıcılık bildirimi (TC40 / SAFE)", chargeback_reversal: "Ters ibraz iptal edildi",
         authorization: "Yetkilendirme", sale: "Ödeme", capture: "Tahsilat", refund: "İade", release: "Yetkilendirme kaldırıldı",
         chargeback: "Ters ibraz", other: "Diğer ödeme geçidi olayı",
       },
       origin: { checkout: "Ödemedeki müşteri", dashboard: "Bu panel", subscription: "Abonelik", gateway: "Ödeme geçidi bildirdi" },
       attentionKind: {
+        second_chargeback: "İkinci ters ibraz", retrieval_request: "Belge talebi", fraud_marker: "Dolandırıcılık bildirimi (TC40 / SAFE)", chargeback_reversal: "Ters ibraz iptal edildi",
         paid_without_order: "Ödendi, sipariş yok", chargeback: "Ters ibraz", reconciliation_gave_up: "Mutabakattan vazgeçildi",
         reply_mismatch: "Başka ödemeye ait yanıt", callback_failed: "Bildirim başarısız", recurring_not_stopped: "Abonelik durdurulmadı",
         renewal_declined: "Vadesi geçti", subscription_not_set_up: "Abonelik kurulmadı", renewal_not_reported: "Yenileme bildirilmedi",
@@ -61,6 +63,7 @@ export const tr: Messages = {
       connectionTab: "Bağlantı",
     },
     attention: {
+      actBy: "{{date}} tarihine kadar işlem yapın",
       title: "İlgi bekleyenler",
       intro: "Bir kişinin ilgilenmesi gereken ödemeler. İlgilendikten sonra öğeyi çözüldü olarak işaretleyin.",
       open: "Açık",
@@ -256,6 +259,8 @@ export const tr: Messages = {
       none: "Bu sipariş için hiçbir PaynetEasy ödemesi yetkilendirilmedi.",
     },
     panel: {
+      reasonCode: "Neden kodu {{code}}",
+      respondBy: "{{date}} tarihine kadar yanıtlayın",
       title: "PaynetEasy",
       checkNow: "Şimdi ödeme geçidinde kontrol et",
       loading: "PaynetEasy ödemesi yükleniyor…",

@@ -41,11 +41,13 @@ export const uk: Messages = {
         no_challenge: "Підтвердження банку не запитано", not_applicable: "Не застосовується (клієнт відсутній)",
       },
       activity: {
+        second_chargeback: "Повторний чарджбек", retrieval_request: "Запит документів", fraud_marker: "Повідомлення про шахрайство (TC40 / SAFE)", chargeback_reversal: "Чарджбек скасовано",
         authorization: "Авторизація", sale: "Оплата", capture: "Підтвердження", refund: "Відшкодування", release: "Авторизацію знято",
         chargeback: "Чарджбек", other: "Інша подія шлюзу",
       },
       origin: { checkout: "Клієнт при оформленні", dashboard: "Ця панель", subscription: "Підписка", gateway: "Повідомлено шлюзом" },
       attentionKind: {
+        second_chargeback: "Повторний чарджбек", retrieval_request: "Запит документів", fraud_marker: "Повідомлення про шахрайство (TC40 / SAFE)", chargeback_reversal: "Чарджбек скасовано",
         paid_without_order: "Оплачено, замовлення немає", chargeback: "Чарджбек", reconciliation_gave_up: "Звірку припинено",
         reply_mismatch: "Відповідь про інший платіж", callback_failed: "Помилка сповіщення", recurring_not_stopped: "Підписку не зупинено",
         renewal_declined: "Прострочено", subscription_not_set_up: "Підписку не налаштовано", renewal_not_reported: "Немає даних про поновлення",
@@ -61,6 +63,7 @@ export const uk: Messages = {
       connectionTab: "Підключення",
     },
     attention: {
+      actBy: "Діяти до {{date}}",
       title: "Увага",
       intro: "Платежі, що потребують дій людини. Позначте пункт як вирішений, коли з ним розберетеся.",
       open: "Відкриті",
@@ -266,6 +269,8 @@ export const uk: Messages = {
       none: "Для цього замовлення не авторизовано жодного платежу PaynetEasy.",
     },
     panel: {
+      reasonCode: "Код причини {{code}}",
+      respondBy: "Відповісти до {{date}}",
       title: "PaynetEasy",
       checkNow: "Перевірити в шлюзі зараз",
       loading: "Завантаження платежу PaynetEasy…",

@@ -41,11 +41,13 @@ export const vi: Messages = {
         no_challenge: "Không yêu cầu ngân hàng xác nhận", not_applicable: "Không áp dụng (khách hàng không có mặt)",
       },
       activity: {
+        second_chargeback: "Bồi hoàn lần hai", retrieval_request: "Yêu cầu chứng từ", fraud_marker: "Báo cáo gian lận (TC40 / SAFE)", chargeback_reversal: "Bồi hoàn bị hủy",
         authorization: "Xác nhận", sale: "Thanh toán", capture: "Ghi nhận", refund: "Hoàn tiền", release: "Đã hủy xác nhận",
         chargeback: "Bồi hoàn", other: "Sự kiện khác từ cổng",
       },
       origin: { checkout: "Khách hàng khi thanh toán", dashboard: "Bảng điều khiển này", subscription: "Gói đăng ký", gateway: "Cổng thanh toán báo" },
       attentionKind: {
+        second_chargeback: "Bồi hoàn lần hai", retrieval_request: "Yêu cầu chứng từ", fraud_marker: "Báo cáo gian lận (TC40 / SAFE)", chargeback_reversal: "Bồi hoàn bị hủy",
         paid_without_order: "Đã trả, không có đơn", chargeback: "Bồi hoàn", reconciliation_gave_up: "Đối soát đã dừng",
         reply_mismatch: "Phản hồi về thanh toán khác", callback_failed: "Thông báo thất bại", recurring_not_stopped: "Gói đăng ký chưa dừng",
         renewal_declined: "Quá hạn", subscription_not_set_up: "Gói đăng ký chưa thiết lập", renewal_not_reported: "Gia hạn chưa được báo",
@@ -61,6 +63,7 @@ export const vi: Messages = {
       connectionTab: "Kết nối",
     },
     attention: {
+      actBy: "Xử lý trước {{date}}",
       title: "Cần chú ý",
       intro: "Các thanh toán cần người xử lý. Đánh dấu mục là đã xử lý sau khi bạn giải quyết xong.",
       open: "Đang mở",
@@ -256,6 +259,8 @@ export const vi: Messages = {
       none: "Không có thanh toán PaynetEasy nào được xác nhận cho đơn hàng này.",
     },
     panel: {
+      reasonCode: "Mã lý do {{code}}",
+      respondBy: "Phản hồi trước {{date}}",
       title: "PaynetEasy",
       checkNow: "Kiểm tra tại cổng ngay",
       loading: "Đang tải thanh toán PaynetEasy…",

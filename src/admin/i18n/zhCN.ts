@@ -41,11 +41,13 @@ export const zhCN: Messages = {
         no_challenge: "未要求银行确认", not_applicable: "不适用（客户不在场）",
       },
       activity: {
+        second_chargeback: "二次拒付", retrieval_request: "调单请求", fraud_marker: "欺诈报告 (TC40 / SAFE)", chargeback_reversal: "拒付已撤销",
         authorization: "授权", sale: "支付", capture: "收取", refund: "退款", release: "已释放授权",
         chargeback: "拒付", other: "其他网关事件",
       },
       origin: { checkout: "结账时的客户", dashboard: "此后台", subscription: "订阅", gateway: "由网关报告" },
       attentionKind: {
+        second_chargeback: "二次拒付", retrieval_request: "调单请求", fraud_marker: "欺诈报告 (TC40 / SAFE)", chargeback_reversal: "拒付已撤销",
         paid_without_order: "已支付，无订单", chargeback: "拒付", reconciliation_gave_up: "对账已放弃",
         reply_mismatch: "回复属于另一笔支付", callback_failed: "通知处理失败", recurring_not_stopped: "订阅未停止",
         renewal_declined: "逾期", subscription_not_set_up: "订阅未设置", renewal_not_reported: "续费未报告",
@@ -61,6 +63,7 @@ export const zhCN: Messages = {
       connectionTab: "连接",
     },
     attention: {
+      actBy: "请于 {{date}} 前处理",
       title: "待处理",
       intro: "需要人工处理的支付。处理完毕后，请将该项标记为已处理。",
       open: "未处理",
@@ -256,6 +259,8 @@ export const zhCN: Messages = {
       none: "此订单没有已授权的 PaynetEasy 支付。",
     },
     panel: {
+      reasonCode: "原因代码 {{code}}",
+      respondBy: "请于 {{date}} 前答复",
       title: "PaynetEasy",
       checkNow: "立即向网关查询",
       loading: "正在加载 PaynetEasy 支付…",

@@ -41,11 +41,13 @@ export const zhTW: Messages = {
         no_challenge: "未要求銀行確認", not_applicable: "不適用（顧客不在場）",
       },
       activity: {
+        second_chargeback: "二次退單", retrieval_request: "調單請求", fraud_marker: "詐欺通報 (TC40 / SAFE)", chargeback_reversal: "退單已撤銷",
         authorization: "授權", sale: "付款", capture: "收取", refund: "退款", release: "已釋放授權",
         chargeback: "拒付", other: "其他閘道事件",
       },
       origin: { checkout: "結帳中的顧客", dashboard: "此後台", subscription: "訂閱", gateway: "由閘道回報" },
       attentionKind: {
+        second_chargeback: "二次退單", retrieval_request: "調單請求", fraud_marker: "詐欺通報 (TC40 / SAFE)", chargeback_reversal: "退單已撤銷",
         paid_without_order: "已付款，無訂單", chargeback: "拒付", reconciliation_gave_up: "對帳已放棄",
         reply_mismatch: "回覆屬於另一筆付款", callback_failed: "通知處理失敗", recurring_not_stopped: "訂閱未停止",
         renewal_declined: "逾期", subscription_not_set_up: "訂閱未設定", renewal_not_reported: "續約未回報",
@@ -61,6 +63,7 @@ export const zhTW: Messages = {
       connectionTab: "連線",
     },
     attention: {
+      actBy: "請於 {{date}} 前處理",
       title: "待處理",
       intro: "需要人員處理的付款。處理完畢後，請將該項目標記為已處理。",
       open: "未處理",
@@ -256,6 +259,8 @@ export const zhTW: Messages = {
       none: "此訂單沒有已授權的 PaynetEasy 付款。",
     },
     panel: {
+      reasonCode: "原因代碼 {{code}}",
+      respondBy: "請於 {{date}} 前回覆",
       title: "PaynetEasy",
       checkNow: "立即向閘道查詢",
       loading: "正在載入 PaynetEasy 付款…",

@@ -61,10 +61,14 @@ export const STATUS_COLORS: { [G in StatusGroup]: Record<StatusValues[G], BadgeC
   rebill: { pending: "blue", succeeded: "green", failed: "red" },
   paymentKind: { hosted: "grey", direct: "grey", saved_card: "grey", rebill: "grey", renewal: "grey" },
   threeDs: { reported: "green", challenge_in_progress: "blue", challenge_completed: "green", hosted_page: "grey", no_challenge: "grey", not_applicable: "grey" },
-  activity: { authorization: "grey", sale: "grey", capture: "grey", refund: "grey", release: "grey", chargeback: "red", other: "orange" },
+  activity: {
+    authorization: "grey", sale: "grey", capture: "grey", refund: "grey", release: "grey", chargeback: "red", second_chargeback: "red",
+    retrieval_request: "orange", fraud_marker: "orange", chargeback_reversal: "green", other: "orange",
+  },
   origin: { checkout: "grey", dashboard: "blue", subscription: "grey", gateway: "orange" },
   attentionKind: {
-    paid_without_order: "orange", chargeback: "red", reconciliation_gave_up: "orange", reply_mismatch: "orange", callback_failed: "red",
+    paid_without_order: "orange", chargeback: "red", second_chargeback: "red", retrieval_request: "orange", fraud_marker: "orange",
+    chargeback_reversal: "green", reconciliation_gave_up: "orange", reply_mismatch: "orange", callback_failed: "red",
     recurring_not_stopped: "orange", renewal_declined: "red", subscription_not_set_up: "orange", renewal_not_reported: "orange",
     payment_unresolved: "orange", payout_awaiting_confirmation: "orange",
   },

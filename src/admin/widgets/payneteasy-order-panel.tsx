@@ -38,6 +38,13 @@ function Activity({ rows }: { rows: ActivityEntry[] }) {
             <Table.Cell title={a.warning ?? undefined} className={a.warning ? "text-ui-fg-error" : undefined}>
               {a.warning ? <ExclamationCircle className="mr-1 inline" /> : null}
               {w.status("activity", a.kind).label}
+              {a.reason_code || a.deadline ? (
+                <div className="text-ui-fg-subtle txt-compact-xsmall" data-testid="payneteasy-activity-dispute">
+                  {a.reason_code ? t("payneteasy.panel.reasonCode", { code: a.reason_code }) : null}
+                  {a.reason_code && a.deadline ? " · " : null}
+                  {a.deadline ? t("payneteasy.panel.respondBy", { date: w.date(a.deadline) }) : null}
+                </div>
+              ) : null}
             </Table.Cell>
             <Table.Cell className="whitespace-nowrap">{w.money(a.amount, a.currency)}</Table.Cell>
             <Table.Cell>

@@ -6,6 +6,7 @@
  */
 import type { Confirmation } from "../../gateway"
 import { isInitialTransactionType } from "../../gateway/statuses"
+import { disputeReasonCodeOf, isDisputeType } from "../../gateway/disputes"
 import type { CallbackRow } from "../../modules/payneteasy/service"
 import { rowKindOf } from "./order-kinds"
 import { isGiveBackNotice } from "./orphaned-payment"
@@ -88,6 +89,10 @@ export function laterEventPlan(row: CallbackRow, session: SessionInfo, confirmat
       fact: {
         logId: row.id, source: "callback", sessionId: row.session_id, orderid: row.orderid, type: e.type, status: e.status,
         amount: e.amount, currency: e.currency, serial: e.serial, reason: e.errorMessage ?? e.errorCode ?? null, receivedAt: row.received_at,
+        // a dispute's reason code: STATUS's, else the callback's word (it moves no money); its date: STATUS's
+        ...(isDisputeType(e.type)
+          ? { reasonCode: e.reasonCode ?? disputeReasonCodeOf(row.params as Record<string, unknown>) ?? null, processedAt: e.processedAt ?? null }
+          : {}),
       },
     },
   }

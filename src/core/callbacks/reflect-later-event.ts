@@ -32,6 +32,10 @@ export type GatewayEventEntry = {
   /** what reported it: a callback (then confirmed with STATUS) or the reconciliation's own STATUS call */
   source?: "callback" | "reconcile"
   reason: string | null
+  /** a dispute's reason code (STATUS's, else the callback's `reason-code`), when there is one */
+  reason_code?: string | null
+  /** when the gateway processed the transaction (STATUS), ISO, when it says */
+  processed_at?: string | null
   received_at: string
   /** always true for entries written now (the values come from STATUS); false only on entries of older versions */
   confirmed: boolean
@@ -49,12 +53,17 @@ export type ConfirmedEventFact = {
   currency: string | null
   serial: string
   reason: string | null
+  /** a dispute's reason code: STATUS's, else the callback's (it moves no money) */
+  reasonCode?: string | null
+  /** STATUS's processing date of the transaction, ISO */
+  processedAt?: string | null
   receivedAt: Date | string
 }
 
 type Holder = { orderId?: string; payment?: { id: string; metadata?: Record<string, unknown> | null; data?: Record<string, unknown> | null } }
 
-const eventsIn = (metadata: Record<string, unknown> | null | undefined): GatewayEventEntry[] =>
+/** The later events reflected in an order's (or a payment's) metadata. */
+export const eventsIn = (metadata: Record<string, unknown> | null | undefined): GatewayEventEntry[] =>
   Array.isArray(metadata?.payneteasy_events) ? (metadata!.payneteasy_events as GatewayEventEntry[]) : []
 
 /** The order (once the cart is completed) and the Payment of a session: where its later events are kept. */
@@ -128,6 +137,8 @@ export async function reflectLaterEvent(
     serial: fact.serial,
     source: fact.source,
     reason: fact.reason,
+    ...(fact.reasonCode ? { reason_code: fact.reasonCode } : {}),
+    ...(fact.processedAt ? { processed_at: fact.processedAt } : {}),
     received_at: new Date(fact.receivedAt).toISOString(),
     confirmed: true,
   }
@@ -156,6 +167,8 @@ export async function reflectLaterEvent(
       amount: fact.amount,
       currency: fact.currency,
       serial: fact.serial,
+      reason_code: fact.reasonCode ?? null,
+      processed_at: fact.processedAt ?? null,
       order_id: holder.orderId,
       payment_id: holder.payment?.id,
       session_id: fact.sessionId,

@@ -1,6 +1,6 @@
 /** One item of the attention queue (the owner's inbox), as GET /admin/payneteasy/attention answers it. */
 export const ATTENTION_KINDS = [
-  "paid_without_order", "chargeback", "reconciliation_gave_up", "callback_failed", "reply_mismatch", "recurring_not_stopped",
+  "paid_without_order", "chargeback", "second_chargeback", "retrieval_request", "fraud_marker", "chargeback_reversal", "reconciliation_gave_up", "callback_failed", "reply_mismatch", "recurring_not_stopped",
   "renewal_declined", "subscription_not_set_up", "renewal_not_reported", "payment_unresolved", "payout_awaiting_confirmation",
 ] as const
 export type AttentionKind = (typeof ATTENTION_KINDS)[number]
@@ -27,5 +27,9 @@ export interface AttentionItem {
    */
   retry_charge: { url: string; amount: string; currency: string; card: { brand: string | null; last4: string } | null } | null
   occurred_at: string
+  /** by when a person must act (a dispute's deadline, core/disputes), ISO; null when the item has none */
+  deadline: string | null
+  /** a dispute's reason code, when the gateway gave one */
+  reason_code: string | null
   handled: { by: string; by_email: string | null; at: string; note: string | null } | null
 }

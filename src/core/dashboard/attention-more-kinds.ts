@@ -25,7 +25,7 @@ const iso = (d: Date | string | null | undefined) => new Date(d ?? Date.now()).t
 
 const item = (fields: Partial<AttentionItem> & Pick<AttentionItem, "id" | "kind" | "title" | "what_to_do" | "occurred_at">): AttentionItem => ({
   detail: null, session_id: null, orderid: null, client_orderid: null, amount: null, currency: null, order_id: null,
-  payout_id: null, retry: null, retry_charge: null, handled: null, ...fields,
+  payout_id: null, retry: null, retry_charge: null, deadline: null, reason_code: null, handled: null, ...fields,
 })
 
 function pastDue(rp: RecurringPaymentRow, charge: RecurringChargeRow | undefined): AttentionItem {

@@ -3,7 +3,10 @@
  * - `paid_without_order`: a callback-log row `flagged` because the gateway approved a payment whose Medusa session
  *   no longer exists and whose callback does not prove it this store's own (those are given back by themselves:
  *   core/callbacks/orphaned-payment.ts), or a reconciliation watch flagged because a paid cart could not be completed for an hour;
- * - `chargeback`: a callback-log row whose type is a chargeback (or a similar bank-initiated event);
+ * - the disputes (issue 51) `chargeback`, `second_chargeback`, `retrieval_request`, `fraud_marker`,
+ *   `chargeback_reversal`: a callback-log row of that type whose event STATUS confirmed (outcome `processed`; one
+ *   item per gateway transaction, as a duplicate or forged callback is refuted and `ignored`), with what to do and the
+ *   deadline (core/disputes/disputes.ts), the reason code the callback gave, dated when it was received;
  * - `reconciliation_gave_up`: any other watch reconciliation flagged (no final status after an hour, a follow-up
  *   the gateway declined later);
  * - `callback_failed`: a callback-log row whose processing failed (the reconciliation retries it for a day; it stays
@@ -23,17 +26,20 @@ import { moreAttentionItems } from "./attention-more-kinds"
 import type { AttentionItem } from "./attention-item"
 import { REPLY_MISMATCH_NOTE } from "../checkout/reply-match"
 import { isInitialTransactionType } from "../../gateway/statuses"
+import { DISPUTE_TYPE_WORDS, disputeReasonCodeOf } from "../../gateway/disputes"
+import { DISPUTE_RULES, disputeView } from "../disputes/disputes"
 import { paynetEasyModule } from "../../modules/payneteasy"
 import type { CallbackRow, ReconciliationRow, RecurringPaymentRow } from "../../modules/payneteasy/service"
 
 export const MAX_SOURCE_ROWS = 1000
-const CHARGEBACK_TYPES = /chargeback|retrieval|dispute|fraud/i
+/** The callback log's dispute rows (every dispute spelling has one of these words: gateway/disputes.ts). */
+const DISPUTE_FILTER = { $or: DISPUTE_TYPE_WORDS.map((w) => ({ type: { $ilike: `%${w}%` } })) }
 
 export type { AttentionItem, AttentionKind } from "./attention-item"
 
 const svc = (c: MedusaContainer) => paynetEasyModule(c)
 
-function fromCallback(r: CallbackRow): AttentionItem | undefined {
+export function fromCallback(r: CallbackRow): AttentionItem | undefined {
   const base = {
     id: r.id,
     detail: r.outcome_detail,
@@ -46,16 +52,24 @@ function fromCallback(r: CallbackRow): AttentionItem | undefined {
     payout_id: null,
     retry: null,
     retry_charge: null,
+    deadline: null,
+    reason_code: null,
     occurred_at: new Date(r.received_at).toISOString(),
     handled: null,
   }
-  if (CHARGEBACK_TYPES.test(r.type)) {
+  const dispute = disputeView(r.type, { reasonCode: disputeReasonCodeOf(r.params as Record<string, unknown>) ?? null, date: r.received_at })
+  // only what STATUS confirmed; a refuted one (forged, or a duplicate of one recorded) stays in the callback log, one
+  // whose processing failed is a callback_failed item below
+  if (dispute && r.outcome === "processed") {
+    const rule = DISPUTE_RULES[dispute.kind]
+    const name = rule.name.charAt(0).toUpperCase() + rule.name.slice(1)
     return {
       ...base,
-      kind: "chargeback",
-      title: `${r.type} ${r.status}${r.amount ? ` of ${r.amount} ${r.currency ?? ""}`.trimEnd() : ""} on gateway order ${r.orderid}`,
-      what_to_do:
-        "The card holder's bank disputes or took back this payment. Answer the dispute in the PaynetEasy back office (evidence, deadline) and adjust the order in Medusa by hand if the money is gone.",
+      kind: dispute.kind,
+      title: `${name}${r.amount ? ` of ${r.amount} ${r.currency ?? ""}`.trimEnd() : ""}${dispute.reason_code ? ` (reason code ${dispute.reason_code})` : ""} on gateway order ${r.orderid}`,
+      what_to_do: rule.whatToDo,
+      deadline: dispute.deadline,
+      reason_code: dispute.reason_code,
     }
   }
   if (r.outcome === "flagged" && r.status === "approved" && isInitialTransactionType(r.type)) {
@@ -123,6 +137,8 @@ function watchBase(w: ReconciliationRow) {
     payout_id: null,
     retry: null,
     retry_charge: null,
+    deadline: null,
+    reason_code: null,
     occurred_at: new Date(w.last_checked_at ?? w.started_at).toISOString(),
     handled: null,
   }
@@ -146,6 +162,8 @@ function fromUnstoppedRecurring(r: RecurringPaymentRow): AttentionItem {
     payout_id: null,
     retry: null,
     retry_charge: null,
+    deadline: null,
+    reason_code: null,
     occurred_at: new Date(r.cancelled_at ?? r.updated_at).toISOString(),
     handled: null,
   }
@@ -174,16 +192,16 @@ async function ordersBySession(container: MedusaContainer, sessionIds: string[])
 /** All attention items (handled ones included), newest first. */
 export async function attentionItems(container: MedusaContainer): Promise<AttentionItem[]> {
   const service = svc(container)
-  const [callbacks, chargebacks, watches, unstopped, more] = await Promise.all([
+  const [callbacks, disputes, watches, unstopped, more] = await Promise.all([
     service.listPaynetEasyCallbacks({ outcome: ["flagged", "failed"] }, { order: { received_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<CallbackRow[]>,
-    service.listPaynetEasyCallbacks({ type: { $ilike: "%chargeback%" } } as Record<string, unknown>, { order: { received_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<CallbackRow[]>,
+    service.listPaynetEasyCallbacks(DISPUTE_FILTER as Record<string, unknown>, { order: { received_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<CallbackRow[]>,
     service.listPaynetEasyReconciliations({ state: "flagged" }, { order: { last_checked_at: "DESC" }, take: MAX_SOURCE_ROWS }) as unknown as Promise<ReconciliationRow[]>,
     service.listPaynetEasyRecurringPayments({ status: "cancelled", gateway_cancel: ["refused", "unknown"] } as Record<string, unknown>, { take: MAX_SOURCE_ROWS }) as unknown as Promise<RecurringPaymentRow[]>,
     moreAttentionItems(container, MAX_SOURCE_ROWS),
   ])
   const seen = new Set<string>()
   const items: AttentionItem[] = []
-  for (const r of [...chargebacks, ...callbacks]) {
+  for (const r of [...disputes, ...callbacks]) {
     if (seen.has(r.id)) continue
     seen.add(r.id)
     const item = fromCallback(r)

@@ -10,6 +10,8 @@
 import { fromMinorUnits, toMinorUnits } from "../../gateway/money"
 import { isApproved, isFinal } from "../../gateway/statuses"
 import type { SessionData } from "../checkout/session-data"
+import { DISPUTE_KINDS, disputeKindOf, type DisputeKind } from "../../gateway/disputes"
+import { disputeMoneyMinor, type DisputeView } from "../disputes/disputes"
 
 /** How the money was taken: the payment's origin, which also decides what 3-D Secure can say. */
 export const PAYMENT_KINDS = ["hosted", "direct", "saved_card", "rebill", "renewal"] as const
@@ -19,7 +21,8 @@ export type PaymentKind = (typeof PAYMENT_KINDS)[number]
 export const THREE_DS_STATES = ["reported", "challenge_in_progress", "challenge_completed", "hosted_page", "no_challenge", "not_applicable"] as const
 export type ThreeDsState = (typeof THREE_DS_STATES)[number]
 
-export const ACTIVITY_KINDS = ["authorization", "sale", "capture", "refund", "release", "chargeback", "other"] as const
+/** The disputes (chargeback, second chargeback, retrieval request, fraud marker, chargeback reversal) are each their own kind. */
+export const ACTIVITY_KINDS = ["authorization", "sale", "capture", "refund", "release", ...DISPUTE_KINDS, "other"] as const
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 /** checkout: the shopper paid; dashboard: an admin of this shop did it; subscription: a renewal; gateway: only the gateway reported it. */
 export const ACTIVITY_ORIGINS = ["checkout", "dashboard", "subscription", "gateway"] as const
@@ -42,6 +45,10 @@ export interface ActivityEntry {
   /** the gateway's own word for the transaction, for the technical details */
   gateway_type: string | null
   warning: string | null
+  /** a dispute's reason code, when the gateway gave one */
+  reason_code: string | null
+  /** a dispute's deadline (core/disputes), ISO */
+  deadline: string | null
 }
 
 export interface MoneySummary {
@@ -49,6 +56,7 @@ export interface MoneySummary {
   authorized: string
   captured: string
   refunded: string
+  /** taken by chargebacks and second chargebacks, less what chargeback reversals gave back (net; exact) */
   charged_back: string
   left_to_capture: string
   /** captures and refunds sent whose outcome the gateway has not decided yet */
@@ -65,6 +73,10 @@ export interface GatewayEvent {
   received_at: string
   outside_medusa: boolean
   warning: string | null
+  /** STATUS established it: the reconciliation's own STATUS call, or a callback STATUS confirmed (reflected on the order) */
+  confirmed: boolean
+  /** the dispute it is (kind, reason code, date, deadline), or null for any other later event */
+  dispute: DisputeView | null
 }
 
 /** Medusa's Capture / Refund row: who and when, keyed by the ledger entry's id. */
@@ -84,14 +96,15 @@ export interface SessionMoneyInput {
   emails: Map<string, string>
 }
 
-const CHARGEBACK = /chargeback|retrieval|dispute|fraud/i
 const EVENT_KIND: Record<string, ActivityKind> = { capture: "capture", reversal: "refund", return: "refund", refund: "refund", cancel: "release", void: "release" }
 
 export function eventKind(type: string): ActivityKind {
   const t = type.trim().toLowerCase()
   if (EVENT_KIND[t]) return EVENT_KIND[t]
-  return CHARGEBACK.test(t) ? "chargeback" : "other"
+  return disputeKindOf(t) ?? "other"
 }
+
+const isDisputeKind = (k: ActivityKind): k is DisputeKind => (DISPUTE_KINDS as readonly string[]).includes(k)
 
 const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : null)
 
@@ -117,11 +130,16 @@ export function activityOf(s: SessionMoneyInput): ActivityEntry[] {
       confirmed_by_gateway: isApproved(d.gatewayStatus),
       gateway_type: d.transactionType,
       warning: null,
+      reason_code: null,
+      deadline: null,
     })
   }
   const confirmed = new Set<string>()
   // A gateway event that accounts for one of the shop's own entries confirms it (same kind, same amount).
+  // A dispute is listed once STATUS confirmed it: an unconfirmed one is a forged or duplicated callback (the callback
+  // log keeps it, with why).
   const events = s.events.filter((e) => {
+    if (e.dispute && !e.confirmed) return false
     if (e.outside_medusa) return true
     confirmed.add(`${eventKind(e.type)}:${e.amount ?? ""}`)
     return false
@@ -147,6 +165,8 @@ export function activityOf(s: SessionMoneyInput): ActivityEntry[] {
       confirmed_by_gateway: confirmed.has(`${kind}:${e.amount}`) || (isApproved(e.status) && !e.pending),
       gateway_type: kind === "capture" ? "capture" : kind === "refund" ? "return" : "void",
       warning: null,
+      reason_code: null,
+      deadline: null,
     })
   }
   for (const e of events) {
@@ -158,11 +178,13 @@ export function activityOf(s: SessionMoneyInput): ActivityEntry[] {
       currency: e.currency,
       status: e.status,
       pending: false,
-      at: e.received_at,
+      at: e.dispute?.date ?? e.received_at,
       by: null,
-      confirmed_by_gateway: true,
+      confirmed_by_gateway: e.confirmed,
       gateway_type: e.type,
       warning: e.warning,
+      reason_code: e.dispute?.reason_code ?? null,
+      deadline: e.dispute?.deadline ?? null,
     })
   }
   return out
@@ -205,7 +227,8 @@ export function moneySummary(sessions: SessionMoneyInput[], activity: ActivityEn
       if (!isApproved(e.status)) continue
       if (e.kind === "capture") captured += m
       else if (e.kind === "refund") a.refunded += m
-      else if (e.kind === "chargeback") a.charged_back += m
+      // a dispute's money (core/disputes): taken, given back or none; only what STATUS confirmed is listed here
+      else if (isDisputeKind(e.kind) && e.origin === "gateway") a.charged_back += disputeMoneyMinor(e.kind, m)
     }
     a.captured += captured
     const released = d.voided === true || (activity[i] ?? []).some((e) => e.kind === "release" && isApproved(e.status))
@@ -216,7 +239,9 @@ export function moneySummary(sessions: SessionMoneyInput[], activity: ActivityEn
     authorized: fromMinorUnits(a.authorized, currency),
     captured: fromMinorUnits(a.captured, currency),
     refunded: fromMinorUnits(a.refunded, currency),
-    charged_back: fromMinorUnits(a.charged_back, currency),
+    // never below nothing: a reversal whose chargeback is not recorded yet (its callback still on the way) gives back
+    // nothing that was counted
+    charged_back: fromMinorUnits(a.charged_back > 0n ? a.charged_back : 0n, currency),
     left_to_capture: fromMinorUnits(a.left, currency),
     pending: fromMinorUnits(a.pending, currency),
   }))

@@ -6,9 +6,8 @@
  * only the check does (STATUS for the order and for every transaction we know by serial number), and its answers
  * are stored (payneteasy_status_check) with who asked.
  *
- * Later events (chargebacks, returns or captures made outside Medusa) are the callback-log rows of a non-initial type;
- * one is `outside_medusa` (and `warning`) when it is a chargeback-like type, or a capture/return whose amount no
- * ledger entry of the Medusa payment accounts for.
+ * Later events (chargebacks and the other disputes, returns or captures made outside Medusa) are the callback-log
+ * rows of a non-initial type, confirmed when STATUS established them (later-events.ts).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
@@ -23,17 +22,11 @@ import { statusClientFor } from "../connection"
 import { statusFields } from "../../gateway/requests"
 import { errorCodeOf, errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { callbackView, type CallbackView } from "./callback-view"
-import { activityOf, eventKind, moneySummary, threeDsState, type ActivityEntry, type MedusaMoneyRow, type MoneySummary, type PaymentKind, type SessionMoneyInput, type ThreeDsState } from "./order-money"
-import { isInitialTransactionType } from "../../gateway/statuses"
+import { laterEventViews, type LaterEventView } from "./later-events"
+import { eventsIn, type GatewayEventEntry } from "../callbacks/reflect-later-event"
+export type { LaterEventView } from "./later-events"
+import { activityOf, moneySummary, threeDsState, type ActivityEntry, type MedusaMoneyRow, type MoneySummary, type PaymentKind, type SessionMoneyInput, type ThreeDsState } from "./order-money"
 
-const LEDGER_TYPES: Record<string, "captures" | "refunds" | "void"> = {
-  capture: "captures",
-  reversal: "refunds",
-  return: "refunds",
-  refund: "refunds",
-  cancel: "void",
-  void: "void",
-}
 const THREE_DS_KEY = /3ds|three|eci|cavv|mpi|liability|authentication/i
 
 type SessionRow = { id: string; provider_id: string; status: string; amount?: unknown; currency_code?: string; data?: Record<string, unknown>; created_at?: string }
@@ -42,6 +35,7 @@ type PaymentRow = {
   provider_id: string
   payment_session_id?: string
   data?: Record<string, unknown>
+  metadata?: Record<string, unknown> | null
   created_at?: string | null
   captured_at?: string | null
   canceled_at?: string | null
@@ -58,20 +52,6 @@ export interface StatusCheckView {
   reason: string | null
   checked_at: string
   checked_by: string | null
-}
-
-export interface LaterEventView {
-  callback_id: string
-  type: string
-  status: string
-  amount: string | null
-  currency: string | null
-  reason: string | null
-  received_at: string
-  /** true when a STATUS call established it (reconciliation), false when only a callback reported it. */
-  confirmed: boolean
-  outside_medusa: boolean
-  warning: string | null
 }
 
 export interface SessionPanel {
@@ -121,6 +101,7 @@ async function orderSessions(container: MedusaContainer, orderId: string) {
     fields: [
       "id",
       "display_id",
+      "metadata",
       "payment_collections.id",
       "payment_collections.payment_sessions.*",
       "payment_collections.payments.*",
@@ -130,7 +111,7 @@ async function orderSessions(container: MedusaContainer, orderId: string) {
     filters: { id: orderId },
   })
   const order = data[0] as
-    | { id: string; display_id?: number; payment_collections?: Array<{ payment_sessions?: SessionRow[]; payments?: PaymentRow[] }> }
+    | { id: string; display_id?: number; metadata?: Record<string, unknown> | null; payment_collections?: Array<{ payment_sessions?: SessionRow[]; payments?: PaymentRow[] }> }
     | undefined
   if (!order) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order with id "${orderId}" was not found`)
   const collections = order.payment_collections ?? []
@@ -182,48 +163,6 @@ function threeDs(callbacks: CallbackRow[], d: SessionData | undefined, kind: Pay
   return { state, summary: THREE_DS_SUMMARY[state], fields }
 }
 
-function laterEvents(rows: CallbackRow[], d: SessionData | undefined): LaterEventView[] {
-  const remaining: Record<"captures" | "refunds", string[]> = {
-    captures: (d?.captures ?? []).map((e) => e.amount),
-    refunds: (d?.refunds ?? []).map((e) => e.amount),
-  }
-  return rows
-    .filter((r) => r.source !== "return" && !(r.type.trim() === "" || isInitialTransactionType(r.type)))
-    .sort((a, b) => new Date(a.received_at).getTime() - new Date(b.received_at).getTime())
-    .map((r) => {
-      const type = r.type.trim().toLowerCase()
-      const ledger = LEDGER_TYPES[type]
-      let outside: boolean
-      if (ledger === "void") outside = !d?.voided
-      else if (ledger) {
-        const i = r.amount ? remaining[ledger].indexOf(r.amount) : -1
-        outside = i < 0 && r.status === "approved"
-        if (i >= 0) remaining[ledger].splice(i, 1)
-      } else outside = true // chargeback, retrieval, fraud report, …: never something Medusa did
-      const chargebackLike = !ledger
-      const money = r.amount ? ` of ${r.amount} ${r.currency ?? ""}`.trimEnd() : ""
-      const words = eventKind(r.type) === "chargeback" ? "chargeback" : eventKind(r.type) === "other" ? `gateway event (${r.type})` : eventKind(r.type)
-      const warning = chargebackLike
-        ? `A ${words}${money} was reported by the gateway: the card holder's bank took or disputes this money and Medusa's payment does not show it — answer it in the PaynetEasy back office`
-        : outside
-          ? `A ${words}${money} was made at the gateway outside this shop: Medusa's payment does not show it`
-          : null
-      return {
-        callback_id: r.id,
-        type: r.type,
-        status: r.status,
-        amount: r.amount,
-        currency: r.currency,
-        reason: r.error_message ?? r.error_code ?? null,
-        received_at: new Date(r.received_at).toISOString(),
-        confirmed: r.source === "reconcile",
-        outside_medusa: outside,
-        warning: warning ? warning.trim() : null,
-      }
-    })
-}
-
-
 export async function buildOrderPanel(container: MedusaContainer, orderId: string): Promise<OrderPanel> {
   const { order, sessions, payments } = await orderSessions(container, orderId)
   const service = svc(container)
@@ -244,6 +183,9 @@ export async function buildOrderPanel(container: MedusaContainer, orderId: strin
     ...[...medusaRows.values()].map((r) => r.created_by),
     ...rebills.map((r) => r.requested_by),
   ])
+  // the later events STATUS confirmed, as reflected on the order (or its payments before there was an order)
+  const reflected = new Map<string, GatewayEventEntry>()
+  for (const e of [...payments.flatMap((p) => eventsIn(p.metadata)), ...eventsIn(order.metadata)]) reflected.set(e.callback_id, e)
   const moneyInputs: SessionMoneyInput[] = []
   const panels: SessionPanel[] = sessions.map((s) => {
     const payment = payments.find((p) => p.payment_session_id === s.id)
@@ -252,7 +194,7 @@ export async function buildOrderPanel(container: MedusaContainer, orderId: strin
     const rebill = rebills.find((r) => r.session_id === s.id)
     const charge = charges.find((c) => c.session_id === s.id)
     const kind: PaymentKind = rebill ? "rebill" : charge ? (charge.off_session ? "renewal" : "saved_card") : d?.flow === "direct" ? "direct" : "hosted"
-    const later = laterEvents(mine, d)
+    const later = laterEventViews(mine, d, reflected)
     const moneyInput: SessionMoneyInput = {
       session_id: s.id,
       data: d,

@@ -2,7 +2,7 @@ import type { PaynetEasyClient } from "../client"
 import { confirmLaterEvent } from "../later-event"
 import { GATEWAY_STATUSES, isApproved, isDeclined, isFinal, parseGatewayStatus } from "../statuses"
 
-type Tx = { serial: string; type: string; status: string; amount?: string }
+type Tx = { serial: string; type: string; status: string; amount?: string; extra?: Record<string, string> }
 
 /** A STATUS-only client over a fixed list of transactions (latest last), answering like the gateway. */
 function fakeClient(txs: Tx[], calls: Array<string | undefined> = []): PaynetEasyClient {
@@ -13,7 +13,7 @@ function fakeClient(txs: Tx[], calls: Array<string | undefined> = []): PaynetEas
       const sn = fields["by-request-sn"]
       const tx = sn ? txs.find((t) => t.serial === sn) : txs[txs.length - 1]
       if (!tx) throw new Error(`Unknown by-request-sn: ${sn}`)
-      return { type: "status-response", status: tx.status, "serial-number": tx.serial, "transaction-type": tx.type, amount: tx.amount ?? "10.42", currency: "EUR" }
+      return { type: "status-response", status: tx.status, "serial-number": tx.serial, "transaction-type": tx.type, amount: tx.amount ?? "10.42", currency: "EUR", ...tx.extra }
     },
   } as unknown as PaynetEasyClient
 }
@@ -22,6 +22,20 @@ const claim = { orderid: "1000001", clientOrderId: "payses_1", type: "chargeback
 const sale: Tx = { serial: "s0", type: "sale", status: "approved" }
 
 describe("confirmLaterEvent: a later event is a fact only when STATUS shows its type, status and amount", () => {
+  it("confirms a dispute by its canonical type whatever alias the callback used, with STATUS's reason code and date", async () => {
+    const extra = { "reason-code": "10.4", "paynet-processing-date": "2026-11-25 13:00:00Z" }
+    const rr = { serial: "s1", type: "retrieval_request", status: "approved", amount: "10.42", extra }
+    const out = await confirmLaterEvent(fakeClient([sale, rr]), { ...claim, type: "retrieval-request" })
+    expect(out).toEqual({
+      confirmed: true,
+      event: expect.objectContaining({ type: "retrieval_request", serial: "s1", reasonCode: "10.4", processedAt: "2026-11-25T13:00:00.000Z" }),
+    })
+    // a chargeback reversal is not a reversal (a refund): the two never confirm each other
+    const reversal = await confirmLaterEvent(fakeClient([sale, { serial: "s2", type: "reversal", status: "approved" }]), { ...claim, type: "chargeback_reversal" })
+    expect(reversal.confirmed).toBe(false)
+  })
+
+
   it("confirms a chargeback that STATUS shows with the same amount, with the gateway's values", async () => {
     const out = await confirmLaterEvent(fakeClient([sale, { serial: "s1", type: "chargeback", status: "approved", amount: "10.420" }]), claim)
     expect(out).toEqual({ confirmed: true, event: expect.objectContaining({ type: "chargeback", status: "approved", amount: "10.420", serial: "s1" }) })

@@ -100,6 +100,28 @@ it("sends follow-up callbacks (capture, reversal, chargeback) to notify_url", as
   }
 })
 
+it("sends every dispute's callback to notify_url with its reason code and serial number (issue 51)", async () => {
+  const notify = await startMerchant()
+  try {
+    const r = await call(sb.url, "SALE", saleFields("cb-disp", { notify_url: `${notify.url}/n` }))
+    const orderid = String(r.body["paynet-order-id"])
+    await notify.waitFor(1)
+    sb.control.dispute(orderid, "retrieval_request", { reasonCode: "RR-1" })
+    sb.control.dispute(orderid, "fraud_marker")
+    sb.control.dispute(orderid, "chargeback", { amount: "4.00" })
+    sb.control.dispute(orderid, "chargeback_reversal", { amount: "4.00" })
+    const v = sb.control.dispute(orderid, "second_chargeback", { amount: "4.00" })
+    const got = (await notify.waitFor(6)).slice(1)
+    expect(got.map((g) => [g.query.type, g.query.status, g.query.amount, g.query["reason-code"]])).toEqual([
+      ["retrieval_request", "approved", "10.42", "RR-1"], ["fraud", "approved", "10.42", "TC40-6"], ["chargeback", "approved", "4.00", "13.1"],
+      ["chargeback_reversal", "approved", "4.00", "CR-13.1"], ["second_chargeback", "approved", "4.00", "4853"],
+    ])
+    expect(got.map((g) => g.query["serial-number"])).toEqual(v.transactions.slice(1).map((t) => t.serial))
+  } finally {
+    await notify.close()
+  }
+})
+
 it("falls back to server_callback_url for follow-ups when there is no notify_url", async () => {
   const m = await startMerchant()
   try {

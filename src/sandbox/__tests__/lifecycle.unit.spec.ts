@@ -30,6 +30,9 @@ const followUp = (op: "CAPTURE" | "RETURN" | "VOID", cid: string, orderid: strin
   return call(sb.url, op, f)
 }
 
+import { disputeWireType } from "../../gateway/disputes"
+import { DEFAULT_REASON_CODES } from "../engine"
+
 describe("CVV2 outcomes (notes §11)", () => {
   it.each([
     ["123", "approved", undefined],
@@ -265,6 +268,37 @@ describe("steering", () => {
     const v = sb.control.chargeback(orderid, "3.00")
     expect(v).toMatchObject({ chargedBack: "3.00", amount: "7.42", transactionType: "chargeback", status: "approved" })
     expect((await followUp("RETURN", "cb-1", orderid, "7.43")).body["error-message"]).toMatch(/exceeds/)
+  })
+
+  // issue 51: every dispute kind, with its money, reason code and date (STATUS by serial) — sale of 10.42
+  it.each([
+    ["chargeback", "3.00", { chargedBack: "3.00", amount: "7.42" }],
+    ["second_chargeback", "3.00", { chargedBack: "3.00", amount: "7.42" }],
+    ["retrieval_request", "3.00", { chargedBack: "0.00", amount: "10.42" }],
+    ["fraud_marker", undefined, { chargedBack: "0.00", amount: "10.42" }],
+  ] as const)("injects a %s: its money, its reason code and date in STATUS by serial", async (kind, amount, money) => {
+    const cid = `disp-${kind}`
+    const { orderid } = await pay(cid)
+    const v = sb.control.dispute(orderid, kind, { amount, reasonCode: "RC-9" })
+    const tx = v.transactions[v.transactions.length - 1]
+    expect(v).toMatchObject({ ...money, status: "approved" })
+    expect(tx).toMatchObject({ type: disputeWireType(kind), status: "approved", amount: amount ?? "10.42", reasonCode: "RC-9" })
+    const r = await call(sb.url, "STATUS", { login: LOGIN, client_orderid: cid, orderid, "by-request-sn": tx.serial, control: followControl(cid, orderid) })
+    expect(r.body).toMatchObject({ "transaction-type": disputeWireType(kind), status: "approved", amount: amount ?? "10.42", "reason-code": "RC-9" })
+    expect(Date.parse(String(r.body["paynet-processing-date"]))).toBeGreaterThan(0)
+  })
+
+  it("a chargeback reversal gives charged-back money back; none to reverse is refused; defaults take all and a reason code per kind", async () => {
+    const { orderid } = await pay("disp-rev")
+    expect(() => sb.control.dispute(orderid, "chargeback_reversal")).toThrow(/no charged-back money/)
+    sb.control.dispute(orderid, "chargeback", { amount: "4.00" })
+    const back = sb.control.dispute(orderid, "chargeback_reversal")
+    expect(back).toMatchObject({ chargedBack: "0.00", amount: "10.42", transactionType: "chargeback_reversal" })
+    expect(back.transactions.at(-1)).toMatchObject({ amount: "4.00", reasonCode: DEFAULT_REASON_CODES.chargeback_reversal })
+    const second = sb.control.dispute(orderid, "second_chargeback")
+    expect(second).toMatchObject({ chargedBack: "10.42", amount: "0.00" })
+    expect(() => sb.control.dispute(orderid, "chargeback")).toThrow(/no captured money/)
+    expect(() => sb.control.dispute(orderid, "nonsense" as never)).toThrow(/kind must be one of/)
   })
 
   it("forces a final status only on a processing or unknown transaction", async () => {

@@ -52,6 +52,16 @@ describe("laterEventPlan", () => {
     expect(out.warning).toBeUndefined()
   })
 
+  it.each([
+    ["retrieval_request", { reasonCode: "RR-4", processedAt: "2026-11-25T13:00:00.000Z" }, { "reason-code": "forged" }, "RR-4"],
+    ["fraud", {}, { "reason-code": "10.1" }, "10.1"],
+    ["second_chargeback", {}, {}, null],
+  ])("a confirmed dispute (%s) keeps STATUS's reason code and date, else the callback's reason code", (type, status, params, code) => {
+    const event = { type, status: "approved", amount: "4.00", currency: "EUR", serial: "s-9", ...status }
+    const out = laterEventPlan(row({ type, params }), session, { confirmed: true, event } as any)
+    expect(out.plan).toMatchObject({ kind: "later", fact: { type, reasonCode: code, processedAt: (status as any).processedAt ?? null } })
+  })
+
   it("an unconfirmed one is ignored, with a warning", () => {
     const out = laterEventPlan(row({ type: "chargeback" }), session, { confirmed: false, reason: "STATUS shows no such transaction" })
     expect(out.plan).toMatchObject({ kind: "final", outcome: "ignored", detail: "not confirmed by STATUS: STATUS shows no such transaction" })

@@ -3,7 +3,9 @@
  * capture, a refund and a chargeback, exact in minor units; the shop's own actions told apart from what only the
  * gateway reported; the 3-D Secure wording right for every way a payment is made.
  */
-import { activityOf, moneySummary, threeDsState, type GatewayEvent, type SessionMoneyInput } from "../order-money"
+import { activityOf, eventKind, moneySummary, threeDsState, type ActivityKind, type GatewayEvent, type SessionMoneyInput } from "../order-money"
+import { DISPUTE_KINDS, disputeWireType, type DisputeKind } from "../../../gateway/disputes"
+import { disputeView } from "../../disputes/disputes"
 import type { SessionData } from "../../checkout/session-data"
 
 const base = (d: Partial<SessionData>): SessionData =>
@@ -41,8 +43,8 @@ describe("moneySummary", () => {
   it("a sale is captured in full; a chargeback counts once it is approved; a pending refund is pending, not refunded", () => {
     const d = base({ transactionType: "sale", refunds: [{ id: "ref_1", amount: "1.00", status: "processing", pending: true }] })
     const events: GatewayEvent[] = [
-      { callback_id: "cb1", type: "chargeback", status: "approved", amount: "4.00", currency: "EUR", received_at: "2026-11-25T13:00:00.000Z", outside_medusa: true, warning: "w" },
-      { callback_id: "cb2", type: "chargeback", status: "declined", amount: "9.00", currency: "EUR", received_at: "2026-11-25T13:00:00.000Z", outside_medusa: true, warning: "w" },
+      { callback_id: "cb1", type: "chargeback", status: "approved", amount: "4.00", currency: "EUR", received_at: "2026-11-25T13:00:00.000Z", outside_medusa: true, warning: "w", confirmed: true, dispute: null },
+      { callback_id: "cb2", type: "chargeback", status: "declined", amount: "9.00", currency: "EUR", received_at: "2026-11-25T13:00:00.000Z", outside_medusa: true, warning: "w", confirmed: true, dispute: null },
     ]
     expect(summaryOf([input(d, events)])[0]).toEqual({
       currency: "EUR", authorized: "54.85", captured: "54.85", refunded: "0.00", charged_back: "4.00", left_to_capture: "0.00", pending: "1.00",
@@ -69,9 +71,9 @@ describe("activityOf", () => {
   it("the admin's capture and refund are the dashboard's, with the admin's e-mail; their callbacks confirm them, not listed twice", () => {
     const d = base({ captures: [{ id: "capt_1", amount: "20.10", status: "approved" }], refunds: [{ id: "ref_1", amount: "5.05", status: "approved" }] })
     const events: GatewayEvent[] = [
-      { callback_id: "cb1", type: "capture", status: "approved", amount: "20.10", currency: "EUR", received_at: "2026-11-25T11:00:01.000Z", outside_medusa: false, warning: null },
-      { callback_id: "cb2", type: "reversal", status: "approved", amount: "5.05", currency: "EUR", received_at: "2026-11-25T12:00:01.000Z", outside_medusa: false, warning: null },
-      { callback_id: "cb3", type: "chargeback", status: "approved", amount: "4.00", currency: "EUR", received_at: "2026-11-25T13:00:00.000Z", outside_medusa: true, warning: "answer it" },
+      { callback_id: "cb1", type: "capture", status: "approved", amount: "20.10", currency: "EUR", received_at: "2026-11-25T11:00:01.000Z", outside_medusa: false, warning: null, confirmed: true, dispute: null },
+      { callback_id: "cb2", type: "reversal", status: "approved", amount: "5.05", currency: "EUR", received_at: "2026-11-25T12:00:01.000Z", outside_medusa: false, warning: null, confirmed: true, dispute: null },
+      { callback_id: "cb3", type: "chargeback", status: "approved", amount: "4.00", currency: "EUR", received_at: "2026-11-25T13:00:00.000Z", outside_medusa: true, warning: "answer it", confirmed: true, dispute: null },
     ]
     const a = activityOf(input(d, events))
     expect(a.map((e) => [e.kind, e.origin, e.amount, e.by])).toEqual([
@@ -88,6 +90,56 @@ describe("activityOf", () => {
     const d = base({ transactionType: "sale" })
     expect(activityOf(input(d, [], { kind: "rebill", started_by: "admin@shop.test" }))[0]).toMatchObject({ kind: "sale", origin: "dashboard", by: "admin@shop.test" })
     expect(activityOf(input(d, [], { kind: "renewal" }))[0]).toMatchObject({ kind: "sale", origin: "subscription", by: null })
+  })
+})
+
+describe("disputes (issue 51): every kind in the activity, its money in the summary once STATUS confirmed it", () => {
+  const AT = "2026-11-25T13:00:00.000Z"
+  const dispute = (kind: DisputeKind, amount: string, over: Partial<GatewayEvent> = {}): GatewayEvent => {
+    const type = disputeWireType(kind)
+    return {
+      callback_id: `cb_${kind}_${amount}`, type, status: "approved", amount, currency: "EUR", received_at: AT, outside_medusa: true, warning: "w",
+      confirmed: true, dispute: disputeView(type, { reasonCode: "RC1", date: AT })!, ...over,
+    }
+  }
+  /** what each kind does to charged_back, on a sale of 54.85 with a dispute of 10.00 */
+  const CHARGED_BACK: Record<DisputeKind, string> = {
+    chargeback: "10.00", second_chargeback: "10.00", retrieval_request: "0.00", fraud_marker: "0.00",
+    // alone (its chargeback not recorded yet): gives back nothing that was counted; after one, see the next test
+    chargeback_reversal: "0.00",
+  }
+
+  it.each(DISPUTE_KINDS.map((k) => [k] as const))("%s: its own activity row with reason code and deadline, and its money", (kind) => {
+    const d = base({ transactionType: "sale" })
+    const [, row] = activityOf(input(d, [dispute(kind, "10.00")]))
+    expect(row).toMatchObject({ kind: kind as ActivityKind, origin: "gateway", amount: "10.00", reason_code: "RC1", at: AT, confirmed_by_gateway: true })
+    expect(row.deadline).toBe(disputeView(disputeWireType(kind), { date: AT })!.deadline)
+    expect(eventKind(disputeWireType(kind))).toBe(kind)
+    expect(summaryOf([input(d, [dispute(kind, "10.00")])])[0]).toMatchObject({ captured: "54.85", charged_back: CHARGED_BACK[kind] })
+  })
+
+  it("chargeback, second chargeback, reversal of the first: net charged back exact; retrieval and fraud move nothing", () => {
+    const d = base({ transactionType: "sale" })
+    const events = [
+      dispute("retrieval_request", "54.85"), dispute("fraud_marker", "54.85"), dispute("chargeback", "20.10"),
+      dispute("chargeback_reversal", "20.10"), dispute("second_chargeback", "20.10"),
+    ]
+    expect(summaryOf([input(d, events)])[0]).toMatchObject({ captured: "54.85", refunded: "0.00", charged_back: "20.10" })
+    expect(summaryOf([input(d, events.slice(0, 4))])[0]).toMatchObject({ charged_back: "0.00" })
+    expect(summaryOf([input(d, [dispute("chargeback", "20.10"), dispute("chargeback_reversal", "5.05")])])[0]).toMatchObject({ charged_back: "15.05" })
+    expect(activityOf(input(d, events)).map((a) => a.kind)).toEqual(["sale", "retrieval_request", "fraud_marker", "chargeback", "chargeback_reversal", "second_chargeback"])
+  })
+
+  it("an unconfirmed dispute (STATUS did not show it: forged, or a duplicate) is neither listed nor counted", () => {
+    const d = base({ transactionType: "sale" })
+    const events = [dispute("chargeback", "4.00"), dispute("chargeback", "999.00", { confirmed: false })]
+    expect(summaryOf([input(d, events)])[0]).toMatchObject({ charged_back: "4.00" })
+    expect(activityOf(input(d, events)).filter((a) => a.kind === "chargeback").map((a) => a.amount)).toEqual(["4.00"])
+  })
+
+  it("an unknown dispute-like word is another gateway event, never a chargeback that takes money", () => {
+    expect(eventKind("dispute")).toBe("other")
+    expect(eventKind("chargeback reversal")).toBe("chargeback_reversal")
   })
 })
 

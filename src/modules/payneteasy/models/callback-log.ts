@@ -49,9 +49,14 @@ export const PaynetEasyCallback = model
     },
     { name: "IDX_payneteasy_callback_session_id", on: ["session_id"] },
     // reads by outcome, oldest or newest first (the reconciliation tick's stale callbacks, the attention queue) and the
-    // attention queue's chargebacks: flat however long the log (Migration20261125210000, bench "growth")
+    // attention queue's disputes: flat however long the log (Migration20261125210000, bench "growth";
+    // Migration20261203120000: every dispute spelling, gateway/disputes.ts DISPUTE_TYPE_WORDS)
     { name: "IDX_payneteasy_callback_outcome_received_at", on: ["outcome", "received_at"], where: "deleted_at IS NULL" },
-    { name: "IDX_payneteasy_callback_chargeback_received_at", on: ["received_at"], where: "type ILIKE '%chargeback%' AND deleted_at IS NULL" },
+    {
+      name: "IDX_payneteasy_callback_dispute_received_at",
+      on: ["received_at"],
+      where: "(type ILIKE '%chargeback%' OR type ILIKE '%retrieval%' OR type ILIKE '%fraud%') AND deleted_at IS NULL",
+    },
   ])
 
 /** One row of the callback log, as the module service returns it. */
