@@ -77,6 +77,29 @@ medusaIntegrationTestRunner({
       return { ...paid, order: done.order }
     }
 
+    describe("an admin's refund on a canceled order", () => {
+      it("is refused 409 before anything is sent: Medusa's refund workflow would return the money and then fail on the canceled order, leaving a refund its order summary never counts", async () => {
+        // Found by the money model (seed 20261202, path 28:0:0:0:0:0:3:12:12:8:8) and from outside (issue 49): capture,
+        // cancel the order (Medusa refunds what was captured), capture again (Medusa allows it), refund: answered 400
+        // "Order … has been canceled" after the RETURN was approved at the gateway.
+        const { collectionId, orderid, order } = await placedOrder(PROVIDER_IDS.hosted)
+        const [payment] = await paymentsOf(collectionId)
+        expect((await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 2 }, admin))).status).toBe(200)
+        expect((await answer(api.post(`/admin/orders/${order.id}/cancel`, {}, admin))).status).toBe(200)
+        expect((await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 3 }, admin))).status).toBe(200)
+        const returnsBefore = ledger(orderid).filter((t) => t.startsWith("reversal")).length
+
+        const refund = await answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 1 }, admin))
+        expect({ status: refund.status, returns: ledger(orderid).filter((t) => t.startsWith("reversal")).length - returnsBefore }).toEqual({ status: 409, returns: 0 })
+        expect(String(refund.data?.message)).toMatch(/canceled/)
+        const [after] = await paymentsOf(collectionId)
+        const refunds = await payments().listRefunds({ payment_id: after.id })
+        const { data: [summary] } = await getContainer().resolve("query").graph({ entity: "order", fields: ["summary.*"], filters: { id: order.id } })
+        const refunded = refunds.reduce((n: number, r: any) => n + Number(r.amount), 0)
+        expect(Number((summary as any).summary.refunded_total ?? 0)).toBe(refunded)
+      })
+    })
+
     describe("a stale tab racing the cart's completion (truly parallel requests)", () => {
       it.each([1, 2])("round %i: either the order keeps its preauth and the new session is refused, or nothing is ordered and the hold is released", async () => {
         sandbox().control.addFault({ kind: "callback-off" }) // only the two racing requests complete the cart

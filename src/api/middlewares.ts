@@ -38,6 +38,7 @@ import {
 import { refuseUnusableInput } from "./request-guard"
 import { refuseCardDataInSessionData, refuseWhilePaidBySavedCard } from "./payment-session-data-guard"
 import { refuseNewSessionOnPaidCollection } from "./paid-collection-guard"
+import { refuseRefundOnCanceledOrder } from "./canceled-order-refund-guard"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 const customerAuth = authenticate("customer", ["session", "bearer"])
@@ -65,6 +66,7 @@ export default defineMiddlewares({
       middlewares: [refuseCardDataInSessionData, refuseWhilePaidBySavedCard, refuseNewSessionOnPaidCollection],
     },
     { matcher: "/admin/payment-collections/:id/payment-sessions", methods: ["POST"], middlewares: [refuseNewSessionOnPaidCollection] },
+    { matcher: "/admin/payments/:id/refund", methods: ["POST"], middlewares: [adminAuth, refuseRefundOnCanceledOrder] },
     { matcher: "/store/payneteasy/payment-sessions/:id/card", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyCardBody)] },
     {
       matcher: "/store/payneteasy/payment-sessions/:id/saved-card",
