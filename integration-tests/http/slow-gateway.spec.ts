@@ -133,6 +133,31 @@ medusaIntegrationTestRunner({
       expect((await paymentOf(payment.payment_session_id)).refunds).toEqual([])
     })
 
+    it("an order cancel while its capture is pending at the gateway: refused 409, nothing booked; once settled, the cancel gives the capture back", async () => {
+      // Found from outside (issue 49): Medusa's cancel refunds what its Capture rows say; the plugin refuses a refund of
+      // an unconfirmed capture, and Medusa swallowed that and booked the refund on the order anyway (summary refunded
+      // 10, no Refund row, the capture kept and the authorization held at the gateway).
+      const { payment, orderid } = await placedOrder()
+      const [{ order_id: orderId }] = (await getContainer().resolve("query").graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: payment.payment_collection_id } })).data as any[]
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "CAPTURE", times: 1 })
+      expect((await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 4.2 }, admin))).status).toBe(200)
+
+      const early = await answer(api.post(`/admin/orders/${orderId}/cancel`, {}, admin))
+      const summary = async () => ((await getContainer().resolve("query").graph({ entity: "order", fields: ["status", "summary.*"], filters: { id: orderId } })).data[0] as any)
+      const during = await summary()
+      expect({ status: early.status, order: during.status, refunded: Number(during.summary.refunded_total ?? 0), voids: requests("VOID"), returns: requests("RETURN") }).toEqual({
+        status: 409, order: "pending", refunded: 0, voids: 0, returns: 0,
+      })
+      expect(String(early.data?.message)).toMatch(/not confirmed by the gateway yet/)
+
+      await gatewayDone(orderid, async () => (await paymentOf(payment.payment_session_id)).data.captures?.[0]?.status === "approved")
+      const late = await answer(api.post(`/admin/orders/${orderId}/cancel`, {}, admin))
+      const after = await summary()
+      const refunds = (await paymentOf(payment.payment_session_id)).refunds
+      expect({ status: late.status, order: after.status, returned: sandbox().control.transaction(orderid)?.returned }).toEqual({ status: 200, order: "canceled", returned: "4.20" })
+      expect(Number(after.summary.refunded_total ?? 0)).toBe(refunds.reduce((n: number, r: any) => n + Number(r.amount), 0))
+    })
+
     describe("saved card", () => {
       const shop = savedCardShopper(api, getContainer, () => eur)
       const chargeRows = async (collectionId: string) =>

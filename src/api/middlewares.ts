@@ -39,6 +39,7 @@ import { refuseUnusableInput } from "./request-guard"
 import { refuseCardDataInSessionData, refuseWhilePaidBySavedCard } from "./payment-session-data-guard"
 import { refuseNewSessionOnPaidCollection } from "./paid-collection-guard"
 import { refuseRefundOnCanceledOrder } from "./canceled-order-refund-guard"
+import { refuseCancelWhileUnsettled } from "./order-cancel-guard"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 const customerAuth = authenticate("customer", ["session", "bearer"])
@@ -67,6 +68,7 @@ export default defineMiddlewares({
     },
     { matcher: "/admin/payment-collections/:id/payment-sessions", methods: ["POST"], middlewares: [refuseNewSessionOnPaidCollection] },
     { matcher: "/admin/payments/:id/refund", methods: ["POST"], middlewares: [adminAuth, refuseRefundOnCanceledOrder] },
+    { matcher: "/admin/orders/:id/cancel", methods: ["POST"], middlewares: [adminAuth, refuseCancelWhileUnsettled] },
     { matcher: "/store/payneteasy/payment-sessions/:id/card", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyCardBody)] },
     {
       matcher: "/store/payneteasy/payment-sessions/:id/saved-card",

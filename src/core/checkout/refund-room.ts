@@ -64,7 +64,7 @@ export async function assertRefundable(cradle: unknown, refundId: string, amount
 }
 
 /** The Medusa Capture ids the gateway confirmed: every one on a sale, on a preauth those with an approved, final entry. */
-function confirmedCaptureIds(data: Record<string, unknown> | undefined): Set<string> | "all" {
+export function confirmedCaptureIds(data: Record<string, unknown> | undefined): Set<string> | "all" {
   const parsed = sessionDataSchema.pick({ transactionType: true, captures: true }).partial().safeParse(data ?? {})
   if (!parsed.success) return new Set()
   if (parsed.data.transactionType === "sale") return "all"

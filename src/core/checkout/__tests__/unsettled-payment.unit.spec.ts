@@ -1,0 +1,26 @@
+import { unsettledPaymentRefusal } from "../unsettled-payment"
+
+const base = { session_id: "s", clientOrderId: "s", flow: "hosted", transactionType: "preauth", amount: "10.00", currency: "EUR", orderId: "1" }
+const pay = (data: Record<string, unknown>, captures: string[] = [], provider_id = "pp_payneteasy_payneteasy") => ({
+  id: "pay_1", provider_id, data: { ...base, ...data }, captures: captures.map((id) => ({ id })),
+})
+
+describe("unsettledPaymentRefusal", () => {
+  it("lets an order through whose captures the gateway confirmed", () => {
+    expect(unsettledPaymentRefusal("order_1", [pay({ captures: [{ id: "capt_1", amount: "4.00", status: "approved" }] }, ["capt_1"])])).toBeUndefined()
+  })
+  it("lets an order through with nothing captured, and a sale whatever its Capture rows", () => {
+    expect(unsettledPaymentRefusal("order_1", [pay({})])).toBeUndefined()
+    expect(unsettledPaymentRefusal("order_1", [pay({ transactionType: "sale" }, ["capt_1"])])).toBeUndefined()
+  })
+  it.each([
+    ["a capture pending at the gateway", pay({ captures: [{ id: "capt_1", amount: "4.00", status: "processing", pending: true }] }, ["capt_1"])],
+    ["a refund pending at the gateway", pay({ captures: [{ id: "capt_1", amount: "4.00", status: "approved" }], refunds: [{ id: "ref_1", amount: "1.00", status: "unknown", pending: true }] }, ["capt_1"])],
+    ["a Capture row still waiting for the ledger (no entry yet)", pay({}, ["capt_1"])],
+  ])("refuses in words while %s", (_what, payment) => {
+    expect(unsettledPaymentRefusal("order_1", [payment])).toMatch(/^Order order_1 cannot be canceled yet: .*payment pay_1 is not confirmed by the gateway yet.*Nothing was changed/)
+  })
+  it("leaves other providers' payments to Medusa", () => {
+    expect(unsettledPaymentRefusal("order_1", [pay({}, ["capt_1"], "pp_system_default")])).toBeUndefined()
+  })
+})
