@@ -19,6 +19,7 @@ import {
 } from "../helpers/store"
 import { answer, savedCardShopper } from "../helpers/saved-card-shopper"
 import { LOCK_KEYS } from "../../src/core/locks/lock-keys"
+import { lockKeyOfCollection } from "../../src/core/locks/collection-lock"
 
 jest.setTimeout(240_000)
 
@@ -162,6 +163,27 @@ medusaIntegrationTestRunner({
       const shop = savedCardShopper(api, getContainer, () => eur)
       const chargeRows = async (collectionId: string) =>
         (await (getContainer().resolve(PAYNETEASY_MODULE) as any).listPaynetEasyCardCharges({ payment_collection_id: collectionId })) as any[]
+
+      it("a second saved-card payment while the first still holds the collection (a slow gateway): 409 in words after the wait, nothing charged", async () => {
+        // Found from outside (issue 49): the second of two submits waited out the lock and answered 500.
+        const { owner, ownerCard } = await shop.ownerWithCard()
+        const { cart, collectionId } = await shop.customerCart(owner)
+        const created = await shop.createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
+        const sessionId = created.data.payment_collection.payment_sessions[0].id as string
+        const rebillsBefore = requests("REBILL")
+        // the test holds the collection's lock, as the first payment's request does while the gateway processes it
+        let release!: () => void
+        const held = new Promise<void>((r) => (release = r))
+        let locked!: () => void
+        const taken = new Promise<void>((r) => (locked = r))
+        const holder = (getContainer().resolve(Modules.LOCKING) as any).execute(await lockKeyOfCollection(getContainer(), collectionId), async () => (locked(), held), { timeout: 120 })
+        await taken
+        const second = await answer(api.post(`/store/payneteasy/payment-sessions/${sessionId}/saved-card`, { cvv2: "123" }, { headers: owner.headers }))
+        release()
+        await holder
+        expect({ status: second.status, rebills: requests("REBILL") - rebillsBefore }).toEqual({ status: 409, rebills: 0 })
+        expect(String(second.data?.message)).toMatch(/still being paid in another request.*nothing was charged/)
+      })
 
       it("a saved-card charge the gateway processes longer than the client waits stays pending (not not_sent) and is never sent again under a new id", async () => {
         const { owner, ownerCard } = await shop.ownerWithCard()

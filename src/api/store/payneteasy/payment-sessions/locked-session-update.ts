@@ -16,7 +16,10 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { lockKeyOfCollection } from "../../../../core/locks/collection-lock"
+import { underLock } from "../../../../core/locks/busy-lock"
 import { sessionAmount, sessionView as view } from "../session-view"
+
+const BUSY = "This payment is still being paid in another request (the gateway has not answered it yet); nothing was charged by this one. Wait for that payment's result before trying again."
 
 type Session = { id: string; provider_id: string; status: string; data?: Record<string, unknown> | null; amount: unknown; currency_code: string; payment_collection_id: string }
 
@@ -52,9 +55,10 @@ export async function updateSessionUnderCartLock(
   // the collection's lock (its cart's, or its own id without one): the key the paid-collection guard takes when a new
   // session replaces this one, so a card charge and that deletion never interleave (money-attacks.spec.ts)
   const lockKey = await lockKeyOfCollection(req.scope, first.payment_collection_id)
-  const locking = req.scope.resolve(Modules.LOCKING)
-
-  const updated = await locking.execute(
+  // A wait that runs out (another payment of this collection still with the gateway) is a 409 in words, not a 500;
+  // answered here, since Medusa's error handler puts its own generic text on a CONFLICT.
+  const updated = await underLock(
+    req.scope,
     lockKey,
     async () => {
       const session = await load()
@@ -74,8 +78,15 @@ export async function updateSessionUnderCartLock(
       }
       return result
     },
-    { timeout: 30 }
-  )
+    { timeoutSeconds: 30, busy: BUSY }
+  ).catch((e: unknown) => {
+    if (e instanceof MedusaError && e.type === MedusaError.Types.CONFLICT && e.message === BUSY) return "busy" as const
+    throw e
+  })
+  if (updated === "busy") {
+    res.status(409).json({ type: "conflict", message: BUSY })
+    return
+  }
   if (!updated) {
     res.status(409).json({ type: "not_allowed", message: "This payment session is already paid" })
     return
