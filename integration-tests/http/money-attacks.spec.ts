@@ -100,6 +100,32 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("an admin's cancel of a paid sale whose refund cannot be made", () => {
+      it("answers in words and leaves the order as it was (Medusa's cancel booked the failed refund on the order); the next cancel returns the money once", async () => {
+        // Found by the money model (seed 20261202, path 49:0:0:0:2:1:2:3:7:6): an off-session sale's order canceled while
+        // the STATUS before the RETURN was unreadable: the order canceled, summary "refunded 10.42", the money captured.
+        const { collectionId, orderid, order } = await placedOrder(PROVIDER_IDS.auto)
+        sandbox().control.settle(orderid)
+        sandbox().control.addFault({ kind: "unreadable-200", variant: "garbage", operation: "STATUS", times: 1 })
+        const failed = await answer(api.post(`/admin/orders/${order.id}/cancel`, {}, admin))
+        const state = async () => {
+          const { data: [o] } = await getContainer().resolve("query").graph({ entity: "order", fields: ["status", "summary.*"], filters: { id: order.id } })
+          const [p] = await paymentsOf(collectionId)
+          const refunds = await payments().listRefunds({ payment_id: p.id })
+          return {
+            order: (o as any).status, refunded: Number((o as any).summary.refunded_total ?? 0),
+            refunds: refunds.reduce((n: number, r: any) => n + Number(r.amount), 0), returned: sandbox().control.transaction(orderid)?.returned,
+          }
+        }
+        expect(failed.status).toBeGreaterThanOrEqual(400)
+        expect(String(failed.data?.message)).toMatch(/was not canceled/)
+        expect(await state()).toEqual({ order: "pending", refunded: 0, refunds: 0, returned: "0.00" })
+
+        expect((await answer(api.post(`/admin/orders/${order.id}/cancel`, {}, admin))).status).toBe(200)
+        expect(await state()).toEqual({ order: "canceled", refunded: 10.42, refunds: 10.42, returned: "10.42" })
+      })
+    })
+
     describe("a stale tab racing the cart's completion (truly parallel requests)", () => {
       it.each([1, 2])("round %i: either the order keeps its preauth and the new session is refused, or nothing is ordered and the hold is released", async () => {
         sandbox().control.addFault({ kind: "callback-off" }) // only the two racing requests complete the cart

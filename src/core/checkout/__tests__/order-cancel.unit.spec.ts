@@ -1,4 +1,4 @@
-import { unsettledPaymentRefusal } from "../unsettled-payment"
+import { medusaWouldCancel, refundsBeforeCancel, unsettledPaymentRefusal } from "../order-cancel"
 
 const base = { session_id: "s", clientOrderId: "s", flow: "hosted", transactionType: "preauth", amount: "10.00", currency: "EUR", orderId: "1" }
 const pay = (data: Record<string, unknown>, captures: string[] = [], provider_id = "pp_payneteasy_payneteasy") => ({
@@ -22,5 +22,32 @@ describe("unsettledPaymentRefusal", () => {
   })
   it("leaves other providers' payments to Medusa", () => {
     expect(unsettledPaymentRefusal("order_1", [pay({}, ["capt_1"], "pp_system_default")])).toBeUndefined()
+  })
+})
+
+describe("medusaWouldCancel (Medusa's own cancel validation, mirrored)", () => {
+  it.each([
+    [{ id: "o", status: "pending" }, true],
+    [{ id: "o", status: "pending", fulfillments: [{ canceled_at: "2026-12-01" }] }, true],
+    [{ id: "o", status: "pending", fulfillments: [{ canceled_at: null }] }, false],
+    [{ id: "o", status: "canceled" }, false],
+    [{ id: "o", status: "completed" }, false],
+  ])("%j → %s", (order, would) => expect(medusaWouldCancel(order)).toBe(would))
+})
+
+describe("refundsBeforeCancel", () => {
+  const p = (captures: string[], refunds: string[], provider_id = "pp_payneteasy_payneteasy") => ({
+    id: "pay_1", provider_id, currency_code: "eur",
+    captures: captures.map((a, i) => ({ id: `c${i}`, raw_amount: { value: a, precision: 20 } })),
+    refunds: refunds.map((a, i) => ({ id: `r${i}`, raw_amount: { value: a, precision: 20 } })),
+  })
+  it("returns exactly what was captured and not refunded, as a decimal string", () => {
+    expect(refundsBeforeCancel([p(["4.2", "0.1"], ["1.05"])])).toEqual([{ payment_id: "pay_1", amount: "3.25" }])
+    expect(refundsBeforeCancel([p(["10.42"], [])])).toEqual([{ payment_id: "pay_1", amount: "10.42" }])
+  })
+  it("returns nothing when nothing is left, and leaves other providers' payments to Medusa", () => {
+    expect(refundsBeforeCancel([p(["4.2"], ["4.2"])])).toEqual([])
+    expect(refundsBeforeCancel([p([], [])])).toEqual([])
+    expect(refundsBeforeCancel([p(["4.2"], [], "pp_system_default")])).toEqual([])
   })
 })

@@ -1,0 +1,67 @@
+/**
+ * What an order cancel must settle before Medusa runs it, for the order's PaynetEasy payments. Medusa 2.21.2's
+ * cancelOrderWorkflow refunds what its Capture rows say was captured (refundPaymentsWorkflow), and books every refund
+ * on the order whether or not it succeeded: its step catches a refund's error and only logs it. So:
+ * - a capture or refund still undecided at the gateway (pending at a slow gateway, or a Capture row still waiting for
+ *   the Payment's ledger lock) refuses the cancel in words: its refund would be refused (refund-room.ts) and booked
+ *   anyway (found from outside, issue 49: summary refunded 10, no Refund row, the authorization held);
+ * - money captured and not refunded is returned first, through Medusa's own refund workflow, which books a refund
+ *   only when it is made and fails loudly otherwise (found by the money model, seed 20261202: a sale's cancel whose
+ *   STATUS snapshot was unreadable left "refunded 10.42" on a canceled order whose money was still captured). Medusa's
+ *   cancel then finds nothing left to refund. Only when Medusa would cancel the order at all (its own validation,
+ *   mirrored in `medusaWouldCancel`): an order it refuses gets its refusal, and nothing is returned.
+ */
+import type { BigNumberInput } from "@medusajs/framework/types"
+import { fromMinorUnits } from "../../gateway/money"
+import { toMinor } from "./amounts"
+import { confirmedCaptureIds } from "./refund-room"
+import { pendingLedgerEntries } from "./session-data"
+
+type Money = { amount?: BigNumberInput; raw_amount?: BigNumberInput }
+export type CancelablePayment = {
+  id: string
+  provider_id: string
+  currency_code?: string
+  data?: Record<string, unknown> | null
+  captures?: Array<{ id: string } & Money>
+  refunds?: Array<{ id: string } & Money>
+}
+export type CancelableOrder = { id: string; status?: string | null; fulfillments?: Array<{ canceled_at?: string | Date | null }> }
+
+const isOurs = (p: CancelablePayment) => p.provider_id.startsWith("pp_payneteasy_")
+
+/** The words of the refusal, or undefined when every PaynetEasy payment of the order is settled at the gateway. */
+export function unsettledPaymentRefusal(orderId: string, payments: CancelablePayment[]): string | undefined {
+  for (const p of payments) {
+    if (!isOurs(p)) continue
+    const data = p.data ?? undefined
+    const pending = pendingLedgerEntries(data).length
+    const confirmed = confirmedCaptureIds(data)
+    const inFlight = confirmed === "all" ? 0 : (p.captures ?? []).filter((c) => !confirmed.has(c.id)).length
+    if (pending + inFlight > 0) {
+      return (
+        `Order ${orderId} cannot be canceled yet: a capture or refund of its payment ${p.id} is not confirmed by the gateway ` +
+        `yet, and Medusa's cancel would book a refund of money that may not be captured. Nothing was changed; cancel it ` +
+        `again once the payment is settled (reconciliation does that by itself).`
+      )
+    }
+  }
+  return undefined
+}
+
+/** Medusa's own cancel validation (cancelValidateOrder, core-flows 2.21.2): not canceled, not completed, no live fulfillment. */
+export function medusaWouldCancel(order: CancelableOrder): boolean {
+  return order.status !== "canceled" && order.status !== "completed" && !(order.fulfillments ?? []).some((f) => !f.canceled_at)
+}
+
+/** The refunds to make before the cancel: each PaynetEasy payment's captured − refunded, exactly, as a decimal string. */
+export function refundsBeforeCancel(payments: CancelablePayment[]): Array<{ payment_id: string; amount: string }> {
+  const out: Array<{ payment_id: string; amount: string }> = []
+  for (const p of payments) {
+    if (!isOurs(p) || !p.currency_code) continue
+    const sum = (rows: Money[] | undefined) => (rows ?? []).reduce((n, r) => n + toMinor((r.raw_amount ?? r.amount ?? 0) as BigNumberInput, p.currency_code!), 0n)
+    const left = sum(p.captures) - sum(p.refunds)
+    if (left > 0n) out.push({ payment_id: p.id, amount: fromMinorUnits(left, p.currency_code) })
+  }
+  return out
+}
