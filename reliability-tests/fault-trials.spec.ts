@@ -69,7 +69,11 @@ process.env[HEADERS_TIMEOUT_ENV] = "3000"
 process.env[PROCESSING_WINDOW_ENV] = "4000"
 // the v4 registration's key also signs the v4 payout check and pay (provider-options.ts)
 const sandbox = useV4Registration()
-const TRIALS = Number(process.env.RELIABILITY_FAULT_TRIALS ?? 100)
+// 54 in npm test (100 before the money model joined npm test, issue 49): the model draws the same faults on the
+// checkout, capture, refund and cancel paths in random sequences, so the fixed-size trials keep every action (the
+// first round of the nine), each gateway operation's slow-gateway trial, and give the rest of their time to it.
+// RELIABILITY_FAULT_TRIALS=100 as before.
+const TRIALS = Number(process.env.RELIABILITY_FAULT_TRIALS ?? 54)
 const SEED = RELIABILITY_SEED
 
 

@@ -33,7 +33,9 @@ import { printFigures } from "./helpers/figures"
 const SOAK = process.env.RELIABILITY_SOAK === "1"
 const RUNS = Number(process.env.RELIABILITY_MODEL_RUNS ?? (SOAK ? 1000 : 50))
 const STEPS = Number(process.env.RELIABILITY_MODEL_STEPS ?? 12)
-const SEED = Number(process.env.RELIABILITY_SEED ?? (Date.now() % 2 ** 31))
+// npm test draws the same sequences every run (a run that is red only because it drew what the last one did not is
+// the "green here, red there" issue 54 names); a soak draws new ones each time. Either prints its seed.
+const SEED = Number(process.env.RELIABILITY_SEED ?? (SOAK ? Date.now() % 2 ** 31 : 20261202))
 const PATH = process.env.RELIABILITY_MODEL_PATH
 // fast-check's replayPath of the failing command list (printed in the counterexample): with the seed and the path it
 // replays the shrunk sequence itself.
@@ -48,13 +50,11 @@ jest.setTimeout(Math.max(20 * 60_000, RUNS * STEPS * 8_000))
 process.env[HEADERS_TIMEOUT_ENV] = String(CLIENT_HEADERS_TIMEOUT_MS)
 const sandbox = useSandbox()
 
-// Not in npm test yet: 50 x 12 takes about 18 minutes here. The divergence seeds 20261202 and 8 found (the plugin's
-// ledger in payment.data kept one of two concurrent refunds) is closed by core/checkout/payment-ledger.ts; seed 8's
-// first sequence passes, 50 x 12 of seed 20261202 was not run again (issue 49's closing note). RELIABILITY_MODEL=1
-// runs it; RELIABILITY_SOAK=1 too.
-const MODEL_ON = process.env.RELIABILITY_MODEL === "1" || process.env.RELIABILITY_SOAK === "1"
-if (!MODEL_ON) test("money model runs with RELIABILITY_MODEL=1 (open divergence: issue 49)", () => expect(MODEL_ON).toBe(false))
-if (MODEL_ON) medusaIntegrationTestRunner({
+// In npm test since issue 49's stop 59: 50 x 12 of seed 20261202 passes once the divergences it found are closed
+// (two concurrent refunds of one Payment: core/checkout/payment-ledger.ts; a refund on a canceled order:
+// api/canceled-order-refund-guard.ts; a maybe-sent VOID is an attention item once the processing window passes:
+// helpers/money-model/oracle.ts settle). RELIABILITY_SOAK=1 runs 1,000 of a new seed.
+medusaIntegrationTestRunner({
   cwd: TEST_APP_DIR,
   testSuite: ({ api, getContainer }) => {
     let world: World

@@ -7,8 +7,8 @@
  * refutes), by GET and POST, duplicated, out of order and concurrently.
  * - Storm: 20 sessions × 50 deliveries each, all sessions at once, mixed with shopper returns, cart completions and
  *   reconciliation ticks.
- * - Races: 40 runs (RELIABILITY_RACES; 100 until the storm alone outlasted its 10 minutes on a busy 2-core
- *   machine), each firing callback, return, cart completion and a reconciliation tick for one session in a random
+ * - Races: 20 runs (RELIABILITY_RACES; 40 until the money model took over random races, 100 until the storm alone
+ *   outlasted its 10 minutes on a busy 2-core machine), each firing callback, return, cart completion and a reconciliation tick for one session in a random
  *   order with random small delays.
  * What must hold for every session: one order for its cart, one payment, one capture, one approved sale at the gateway.
  * The store's product ships nothing (seedStore's `shipsNothing`), so the 60 checkouts skip the shipping step: what is
@@ -39,7 +39,9 @@ jest.setTimeout(600_000)
 const sandbox = useSandbox()
 const SESSIONS = Number(process.env.RELIABILITY_STORM_SESSIONS ?? 20)
 const DELIVERIES = Number(process.env.RELIABILITY_STORM_DELIVERIES ?? 50)
-const RACES = Number(process.env.RELIABILITY_RACES ?? 40)
+// 20 in npm test (40 before the money model joined it, issue 49: its Race step fires the same callback, completions
+// and tick at once inside random sequences). RELIABILITY_RACES=40 as before.
+const RACES = Number(process.env.RELIABILITY_RACES ?? 20)
 const SEED = RELIABILITY_SEED
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Storm Shopper" }
 

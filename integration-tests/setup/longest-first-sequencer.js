@@ -12,6 +12,8 @@ const Sequencer = require("@jest/test-sequencer").default
 // groups are here too, so that `integration+reliability` pairs a group that mostly waits (step retries, the provider's
 // timers) with a reliability file that keeps a core busy, rather than starting every group at once.
 const MEASURED = {
+  // mostly waiting (faults, held requests, the oracle's reads): 290-480 s alone, about 100-250 s of CPU (2026-12-03)
+  "reliability-tests/money-model.spec.ts": 300,
   "reliability-tests/storms-and-races.spec.ts": 200,
   "integration-tests/groups/v4-app.spec.ts": 178,
   "reliability-tests/fuzzing.spec.ts": 175,
