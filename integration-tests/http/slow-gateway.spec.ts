@@ -54,6 +54,19 @@ medusaIntegrationTestRunner({
       const payment = await paymentOf(session.id)
       return { session, payment, orderid: sandbox().control.byClientOrderId(session.id)[0].orderid }
     }
+    /**
+     * Takes `key` in Medusa's locking module as a request in flight would, and answers once it is held; the returned
+     * function gives it back. The in-memory provider hands a released key to its first waiter.
+     */
+    async function holdLock(key: string): Promise<() => Promise<void>> {
+      let release!: () => void
+      const held = new Promise<void>((r) => (release = r))
+      let locked!: () => void
+      const taken = new Promise<void>((r) => (locked = r))
+      const holder = (getContainer().resolve(Modules.LOCKING) as any).execute(key, async () => (locked(), held), { timeout: 120 })
+      await taken
+      return async () => (release(), await holder)
+    }
     /** Finishes whatever the gateway is still processing, then lets reconciliation ask STATUS (ticks "later"). */
     async function gatewayDone(orderid: string, settled: () => Promise<boolean>) {
       await waitFor("the request held at the gateway", async () => sandbox().control.processing().length > 0)
@@ -112,19 +125,12 @@ medusaIntegrationTestRunner({
 
       // The test holds the Payment's ledger lock, so R and then B wait for it in that order (the in-memory locking
       // provider hands a released key to its first waiter); each is known to wait once Medusa has written its row.
-      const locking = getContainer().resolve(Modules.LOCKING) as any
-      let release!: () => void
-      const held = new Promise<void>((r) => (release = r))
-      let locked!: () => void
-      const taken = new Promise<void>((r) => (locked = r))
-      const holder = locking.execute(LOCK_KEYS.paymentLedger(payment.id), async () => (locked(), held), { timeout: 120 })
-      await taken
+      const release = await holdLock(LOCK_KEYS.paymentLedger(payment.id))
       const refund = answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 4 }, admin))
       await waitFor("the refund's row", async () => (await paymentOf(payment.payment_session_id)).refunds.length === 1)
       const second = answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 5 }, admin))
       await waitFor("the second capture's row", async () => (await paymentOf(payment.payment_session_id)).captures.length === 2)
-      release()
-      await holder
+      await release()
       const [r] = await Promise.all([refund, second])
 
       expect({ refund: r.status, returns: requests("RETURN"), released: sandbox().control.transaction(orderid)?.released }).toEqual({
@@ -163,33 +169,28 @@ medusaIntegrationTestRunner({
       const shop = savedCardShopper(api, getContainer, () => eur)
       const chargeRows = async (collectionId: string) =>
         (await (getContainer().resolve(PAYNETEASY_MODULE) as any).listPaynetEasyCardCharges({ payment_collection_id: collectionId })) as any[]
-
-      it("a second saved-card payment while the first still holds the collection (a slow gateway): 409 in words after the wait, nothing charged", async () => {
-        // Found from outside (issue 49): the second of two submits waited out the lock and answered 500.
+      /** The owner of a saved card, a cart of theirs and a session that pays with that card. */
+      async function savedCardSession() {
         const { owner, ownerCard } = await shop.ownerWithCard()
         const { cart, collectionId } = await shop.customerCart(owner)
         const created = await shop.createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
-        const sessionId = created.data.payment_collection.payment_sessions[0].id as string
+        return { owner, cart, collectionId, sessionId: created.data.payment_collection.payment_sessions[0].id as string }
+      }
+
+      it("a second saved-card payment while the first still holds the collection (a slow gateway): 409 in words after the wait, nothing charged", async () => {
+        // Found from outside (issue 49): the second of two submits waited out the lock and answered 500.
+        const { owner, collectionId, sessionId } = await savedCardSession()
         const rebillsBefore = requests("REBILL")
         // the test holds the collection's lock, as the first payment's request does while the gateway processes it
-        let release!: () => void
-        const held = new Promise<void>((r) => (release = r))
-        let locked!: () => void
-        const taken = new Promise<void>((r) => (locked = r))
-        const holder = (getContainer().resolve(Modules.LOCKING) as any).execute(await lockKeyOfCollection(getContainer(), collectionId), async () => (locked(), held), { timeout: 120 })
-        await taken
+        const release = await holdLock(await lockKeyOfCollection(getContainer(), collectionId))
         const second = await answer(api.post(`/store/payneteasy/payment-sessions/${sessionId}/saved-card`, { cvv2: "123" }, { headers: owner.headers }))
-        release()
-        await holder
+        await release()
         expect({ status: second.status, rebills: requests("REBILL") - rebillsBefore }).toEqual({ status: 409, rebills: 0 })
         expect(String(second.data?.message)).toMatch(/still being paid in another request.*nothing was charged/)
       })
 
       it("a saved-card charge the gateway processes longer than the client waits stays pending (not not_sent) and is never sent again under a new id", async () => {
-        const { owner, ownerCard } = await shop.ownerWithCard()
-        const { cart, collectionId } = await shop.customerCart(owner)
-        const created = await shop.createSession(owner, collectionId, { payer: payerFromCart(cart), card_id: ownerCard.id })
-        const sessionId = created.data.payment_collection.payment_sessions[0].id as string
+        const { owner, cart, collectionId, sessionId } = await savedCardSession()
         const rebillsBefore = requests("REBILL")
         sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "REBILL" })
         const pay = () => answer(api.post(`/store/payneteasy/payment-sessions/${sessionId}/saved-card`, { cvv2: "123" }, { headers: owner.headers }))
