@@ -38,7 +38,7 @@ import {
 import { refuseUnusableInput } from "./request-guard"
 import { refuseCardDataInSessionData, refuseWhilePaidBySavedCard } from "./payment-session-data-guard"
 import { refuseNewSessionOnPaidCollection } from "./paid-collection-guard"
-import { refuseRefundOnCanceledOrder } from "./canceled-order-refund-guard"
+import { refuseCaptureOnCanceledOrder, refuseRefundOnCanceledOrder } from "./canceled-order-refund-guard"
 import { refuseCancelWhileUnsettled } from "./order-cancel-guard"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
@@ -68,6 +68,7 @@ export default defineMiddlewares({
     },
     { matcher: "/admin/payment-collections/:id/payment-sessions", methods: ["POST"], middlewares: [refuseNewSessionOnPaidCollection] },
     { matcher: "/admin/payments/:id/refund", methods: ["POST"], middlewares: [adminAuth, refuseRefundOnCanceledOrder] },
+    { matcher: "/admin/payments/:id/capture", methods: ["POST"], middlewares: [adminAuth, refuseCaptureOnCanceledOrder] },
     { matcher: "/admin/orders/:id/cancel", methods: ["POST"], middlewares: [adminAuth, refuseCancelWhileUnsettled] },
     { matcher: "/store/payneteasy/payment-sessions/:id/card", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyCardBody)] },
     {

@@ -2,7 +2,9 @@
  * A guard in front of Medusa's POST /admin/orders/:id/cancel, for orders with PaynetEasy payments (the rules and why:
  * core/checkout/order-cancel.ts): a capture or refund not confirmed by the gateway yet refuses the cancel 409 in words;
  * money captured and not refunded is returned first through Medusa's refundPaymentWorkflow (booked on the order only
- * when made), and a refund that fails answers in words with the order left as it was; then Medusa cancels. An unknown
+ * when made), a refund that fails answers in words with the order left as it was, and one the gateway has not confirmed
+ * yet answers 202 with the order not canceled yet; then Medusa cancels. A fulfillment created in the moment between
+ * this guard and Medusa's own validation is not seen here (Medusa's routes take none of our locks). An unknown
  * order, or one Medusa would refuse to cancel, goes on to Medusa's own answer with nothing returned.
  */
 import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
@@ -18,29 +20,46 @@ const FIELDS = [
   `${PAYMENT}.captures.id`, `${PAYMENT}.captures.raw_amount`, `${PAYMENT}.refunds.id`, `${PAYMENT}.refunds.raw_amount`,
 ]
 
-/** The status of a refund's failure: Medusa's own for its refusals, 502 for the gateway's. */
-const statusOf = (e: unknown) =>
-  e instanceof MedusaError ? ({ [MedusaError.Types.NOT_FOUND]: 404, [MedusaError.Types.CONFLICT]: 409 } as Record<string, number>)[e.type] ?? 400 : 502
+/** The status of a refund's failure: Medusa's own for its refusals (a workflow hands them on as plain objects), 502 otherwise. */
+function statusOf(e: unknown): number {
+  const type = (e as { type?: unknown } | null)?.type
+  if (typeof type !== "string" || !(Object.values(MedusaError.Types) as string[]).includes(type)) return 502
+  return ({ [MedusaError.Types.NOT_FOUND]: 404, [MedusaError.Types.CONFLICT]: 409 } as Record<string, number>)[type] ?? 400
+}
+const textOf = (e: unknown) => String((e as { message?: unknown } | null)?.message ?? e)
+
+async function readOrder(req: MedusaRequest, orderId: string) {
+  const { data } = await req.scope.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: FIELDS, filters: { id: orderId } })
+  const order = data[0] as (CancelableOrder & { payment_collections?: Array<{ payments?: CancelablePayment[] } | null> }) | undefined
+  return order && { order, payments: (order.payment_collections ?? []).flatMap((c) => c?.payments ?? []) }
+}
 
 export async function refuseCancelWhileUnsettled(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const orderId = req.params?.id
   if (!orderId) return next()
-  const { data } = await req.scope.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: FIELDS, filters: { id: orderId } })
-  const order = data[0] as (CancelableOrder & { payment_collections?: Array<{ payments?: CancelablePayment[] } | null> }) | undefined
-  if (!order || !medusaWouldCancel(order)) return next()
-  const payments = (order.payment_collections ?? []).flatMap((c) => c?.payments ?? [])
+  const read = await readOrder(req, orderId)
+  if (!read || !medusaWouldCancel(read.order)) return next()
+  const { order, payments } = read
   const refusal = unsettledPaymentRefusal(order.id, payments)
   if (refusal) return void res.status(409).json({ type: "not_allowed", message: refusal })
   for (const refund of refundsBeforeCancel(payments)) {
     try {
       await refundPaymentWorkflow(req.scope).run({ input: { ...refund, created_by: (req as AuthenticatedMedusaRequest).auth_context?.actor_id } })
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e)
       return void res.status(statusOf(e)).json({
         type: "not_allowed",
-        message: `Order ${order.id} was not canceled: returning the captured ${refund.amount} of payment ${refund.payment_id} failed (${why}). Try again; nothing else was changed.`,
+        message: `Order ${order.id} was not canceled by this request: returning the captured ${refund.amount} of payment ${refund.payment_id} failed (${textOf(e)}). Nothing else was changed.`,
       })
     }
+  }
+  // A refund the gateway has not confirmed yet (its reply lost, or still processing) is booked as pending: the order
+  // stays as it is until it settles, as for any money action that is not final (found from outside, issue 49).
+  const after = await readOrder(req, orderId)
+  if (after && unsettledPaymentRefusal(after.order.id, after.payments)) {
+    return void res.status(202).json({
+      type: "pending",
+      message: `Order ${order.id} was not canceled yet: the return of its captured money is sent and the gateway has not confirmed it. Cancel it again once the refund is settled (reconciliation does that by itself).`,
+    })
   }
   next()
 }

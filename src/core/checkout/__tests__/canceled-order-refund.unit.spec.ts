@@ -11,3 +11,10 @@ describe("canceledOrderRefundRefusal", () => {
     expect(canceledOrderRefundRefusal(undefined)).toBeUndefined()
   })
 })
+
+describe("canceledOrderRefundRefusal for a capture", () => {
+  it("refuses a capture on a canceled order's payment, and lets any other order through", () => {
+    expect(canceledOrderRefundRefusal({ id: "order_1", status: "canceled" }, "capture")).toMatch(/^Order order_1 is canceled: .*nothing was captured/)
+    expect(canceledOrderRefundRefusal({ id: "order_1", status: "pending" }, "capture")).toBeUndefined()
+  })
+})
