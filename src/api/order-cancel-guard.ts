@@ -42,7 +42,8 @@ export async function refuseCancelWhileUnsettled(req: MedusaRequest, res: Medusa
   const { order, payments } = read
   const refusal = unsettledPaymentRefusal(order.id, payments)
   if (refusal) return void res.status(409).json({ type: "not_allowed", message: refusal })
-  for (const refund of refundsBeforeCancel(payments)) {
+  const refunds = refundsBeforeCancel(payments)
+  for (const refund of refunds) {
     try {
       await refundPaymentWorkflow(req.scope).run({ input: { ...refund, created_by: (req as AuthenticatedMedusaRequest).auth_context?.actor_id } })
     } catch (e) {
@@ -54,7 +55,7 @@ export async function refuseCancelWhileUnsettled(req: MedusaRequest, res: Medusa
   }
   // A refund the gateway has not confirmed yet (its reply lost, or still processing) is booked as pending: the order
   // stays as it is until it settles, as for any money action that is not final (found from outside, issue 49).
-  const after = await readOrder(req, orderId)
+  const after = refunds.length ? await readOrder(req, orderId) : undefined
   if (after && unsettledPaymentRefusal(after.order.id, after.payments)) {
     return void res.status(202).json({
       type: "pending",
