@@ -165,6 +165,65 @@ medusaIntegrationTestRunner({
       expect(Number(after.summary.refunded_total ?? 0)).toBe(refunds.reduce((n: number, r: any) => n + Number(r.amount), 0))
     })
 
+    /**
+     * The gateway has taken `op` (held by a slow-processing fault), then its STATUS starts failing, then the request is
+     * answered: the request went out and was answered, and only the follow-up STATUS after it fails.
+     */
+    async function answeredThenStatusFails(op: string) {
+      await waitFor(`the ${op} held at the gateway`, async () => sandbox().control.processing().length > 0)
+      sandbox().control.clearFaults()
+      sandbox().control.addFault({ kind: "http-500", operation: "STATUS", times: 1_000 })
+      sandbox().control.finishProcessing()
+    }
+
+    it("a refund answered by the gateway whose follow-up STATUS fails: Medusa keeps its Refund row (pending), one RETURN, settled by reconciliation", async () => {
+      // A job that threw after its request was answered stored nothing, and Medusa deleted its Refund row: the gateway
+      // had returned the money and Medusa showed nothing refunded (the fault trials' "refund (twice at once)": Medusa
+      // refunded 1.77, the gateway 2.36).
+      const { payment, orderid } = await placedOrder()
+      await api.post(`/admin/payments/${payment.id}/capture`, {}, admin)
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "RETURN", times: 1 })
+      const refund = answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 1.25 }, admin))
+      await answeredThenStatusFails("RETURN")
+      const r = await refund
+      const during = await paymentOf(payment.payment_session_id)
+      expect({
+        status: r.status, returns: requests("RETURN"), returned: sandbox().control.transaction(orderid)?.returned,
+        rows: during.refunds.map((x: any) => Number(x.amount)), ledger: during.data.refunds?.map((x: any) => [x.amount, !!x.pending]),
+      }).toEqual({ status: 200, returns: 1, returned: "1.25", rows: [1.25], ledger: [["1.25", true]] })
+
+      sandbox().control.clearFaults()
+      for (let tick = 1; tick <= 6 && (await paymentOf(payment.payment_session_id)).data.refunds?.[0]?.status !== "approved"; tick++) {
+        await reconcileTick(getContainer(), { now: () => new Date(Date.now() + tick * 6_000) })
+      }
+      const after = await paymentOf(payment.payment_session_id)
+      expect({ returns: requests("RETURN"), rows: after.refunds.length, ledger: after.data.refunds?.map((x: any) => [x.amount, x.status]) }).toEqual({
+        returns: 1, rows: 1, ledger: [["1.25", "approved"]],
+      })
+    })
+
+    it("a capture answered by the gateway whose follow-up STATUS fails: Medusa keeps its Capture row (pending), one CAPTURE, settled by reconciliation", async () => {
+      const { payment, orderid } = await placedOrder()
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "CAPTURE", times: 1 })
+      const capture = answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 4.2 }, admin))
+      await answeredThenStatusFails("CAPTURE")
+      const c = await capture
+      const during = await paymentOf(payment.payment_session_id)
+      expect({
+        status: c.status, captures: requests("CAPTURE"), captured: sandbox().control.transaction(orderid)?.captured,
+        rows: during.captures.map((x: any) => Number(x.amount)), ledger: during.data.captures?.map((x: any) => [x.amount, !!x.pending]),
+      }).toEqual({ status: 200, captures: 1, captured: "4.20", rows: [4.2], ledger: [["4.20", true]] })
+
+      sandbox().control.clearFaults()
+      for (let tick = 1; tick <= 6 && (await paymentOf(payment.payment_session_id)).data.captures?.[0]?.status !== "approved"; tick++) {
+        await reconcileTick(getContainer(), { now: () => new Date(Date.now() + tick * 6_000) })
+      }
+      const after = await paymentOf(payment.payment_session_id)
+      expect({ captures: requests("CAPTURE"), rows: after.captures.length, ledger: after.data.captures?.map((x: any) => [x.amount, x.status]) }).toEqual({
+        captures: 1, rows: 1, ledger: [["4.20", "approved"]],
+      })
+    })
+
     describe("saved card", () => {
       const shop = savedCardShopper(api, getContainer, () => eur)
       const chargeRows = async (collectionId: string) =>

@@ -19,7 +19,8 @@
  *   transaction of our kind shows, flagging it for a person when the processing window passes;
  * - a disagreeing amount → IndeterminateFollowUp.
  * A transaction still not final after the poll budget is returned with `pending: true` and its real status, for
- * reconciliation (src/core/checkout/session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
+ * reconciliation (and so is one whose follow-up STATUS fails or answers about another payment once the request was
+ * answered: it is at the gateway) (src/core/checkout/session-data.ts pendingLedgerEntries) — it is not an error: the gateway may still approve it.
  */
 import { type OperationResponse, type PaynetEasyClient, type RequestFields } from "../../gateway"
 import { errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
@@ -112,7 +113,15 @@ export async function followUp(client: PaynetEasyClient, req: FollowRequest): Pr
 async function settle(
   client: PaynetEasyClient, req: FollowRequest, kind: FollowKind, snapshot: StatusReply, serialNumber: string | undefined, adopted: boolean
 ): Promise<FollowOutcome> {
-  const reply = aboutThisOrder(req, await pollStatus(client, { ...req.query, serialNumber }, isFinal))
+  let reply: StatusReply
+  try {
+    reply = aboutThisOrder(req, await pollStatus(client, { ...req.query, serialNumber }, isFinal))
+  } catch {
+    // The request is at the gateway (answered, or shown by STATUS): a STATUS that fails now, or answers about another
+    // payment, decides nothing about it. Pending for reconciliation, never an error: an error here made Medusa delete
+    // its Refund / Capture row while the gateway moved the money (slow-gateway.spec.ts).
+    return { status: "processing", serialNumber, pending: true }
+  }
   if (!isFinal(reply)) {
     return { status: reply.status ?? "processing", serialNumber: serialNumberOf(reply) ?? serialNumber, pending: true }
   }

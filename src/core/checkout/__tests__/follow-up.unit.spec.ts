@@ -1,8 +1,10 @@
 /**
  * The pure halves of the follow-up rules (follow-up.ts, session-data.ts): judging a STATUS after a lost reply
- * against the snapshot, checking the amount of an adopted transaction, and listing undecided ledger entries.
+ * against the snapshot, checking the amount of an adopted transaction, and listing undecided ledger entries; and
+ * followUp on a scripted client (the seam it is given) for what happens after the request was answered.
  */
-import { amountAgrees, judgeLostReply } from "../follow-up"
+import { GatewayTransportError } from "../../../gateway/errors"
+import { amountAgrees, followUp, judgeLostReply } from "../follow-up"
 import { pendingLedgerEntries } from "../session-data"
 
 const st = (serial: string | undefined, type: string, amount?: string, status = "approved") =>
@@ -61,5 +63,36 @@ describe("pendingLedgerEntries", () => {
     expect(pendingLedgerEntries({ ...base, captures: [{ id: "c", amount: "1", status: "APPROVED" }] })).toEqual([])
     expect(pendingLedgerEntries({ payer: { email: "x" } })).toEqual([])
     expect(pendingLedgerEntries(undefined)).toEqual([])
+  })
+})
+
+describe("followUp once the request was answered", () => {
+  /** A client that answers the STATUS snapshot, then the request itself, then fails every later STATUS as `later` says. */
+  const scripted = (later: () => unknown) => {
+    const calls: string[] = []
+    let statuses = 0
+    const client = {
+      request: async (op: string) => {
+        calls.push(op)
+        if (op !== "STATUS") return { type: "async-response", status: "processing", "serial-number": "S-2", "paynet-order-id": "77" }
+        if (statuses++ === 0) return st("S-1", "capture", "10.42")
+        return later()
+      },
+    } as any
+    return { client, calls }
+  }
+  const ask = { op: "RETURN" as const, fields: {}, query: { clientOrderId: "c-1", orderId: "77" }, amount: "1.25", currency: "EUR" }
+
+  it("a follow-up STATUS that fails is pending with the request's serial, not an error (the money is at the gateway)", async () => {
+    const { client, calls } = scripted(() => {
+      throw new GatewayTransportError("STATUS: HTTP 500", { operation: "STATUS", indeterminate: false })
+    })
+    await expect(followUp(client, ask)).resolves.toEqual({ status: "processing", serialNumber: "S-2", pending: true })
+    expect(calls.filter((c) => c === "RETURN")).toHaveLength(1)
+  })
+
+  it("a follow-up STATUS about another payment decides nothing: pending as well", async () => {
+    const { client } = scripted(() => ({ ...st("S-2", "reversal", "9.17"), "merchant-order-id": "someone-else", "paynet-order-id": "99" }))
+    await expect(followUp(client, ask)).resolves.toMatchObject({ serialNumber: "S-2", pending: true })
   })
 })
