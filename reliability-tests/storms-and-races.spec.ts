@@ -5,9 +5,9 @@
  * The sandbox's own callbacks are switched off; the test delivers them, signed with the merchant's control key as the
  * gateway signs them: the approved callback, stale ones (`processing`) and contradicting ones (`declined`, which STATUS
  * refutes), by GET and POST, duplicated, out of order and concurrently.
- * - Storm: 20 sessions × 50 deliveries each, all sessions at once, mixed with shopper returns, cart completions and
+ * - Storm: 10 sessions × 50 deliveries each (20 in a soak, RELIABILITY_SOAK=1), all sessions at once, mixed with shopper returns, cart completions and
  *   reconciliation ticks.
- * - Races: 20 runs (RELIABILITY_RACES; 40 until the money model took over random races, 100 until the storm alone
+ * - Races: 10 runs (RELIABILITY_RACES; 40 in a soak; 20 until the tier had to fit 15 minutes; 40 until the money model took over random races, 100 until the storm alone
  *   outlasted its 10 minutes on a busy 2-core machine), each firing callback, return, cart completion and a reconciliation tick for one session in a random
  *   order with random small delays.
  * What must hold for every session: one order for its cart, one payment, one capture, one approved sale at the gateway.
@@ -37,11 +37,14 @@ import { RELIABILITY_SEED, rng } from "./helpers/random"
 jest.setTimeout(600_000)
 
 const sandbox = useSandbox()
-const SESSIONS = Number(process.env.RELIABILITY_STORM_SESSIONS ?? 20)
+const SOAK = process.env.RELIABILITY_SOAK === "1"
+// 10 sessions in npm test (20 before the fuzzer and the storm gave the tier's time back, issue 49's 15 minutes; the
+// money model delivers callbacks duplicated, held back and again inside random sequences); RELIABILITY_SOAK=1 runs 20.
+const SESSIONS = Number(process.env.RELIABILITY_STORM_SESSIONS ?? (SOAK ? 20 : 10))
 const DELIVERIES = Number(process.env.RELIABILITY_STORM_DELIVERIES ?? 50)
-// 20 in npm test (40 before the money model joined it, issue 49: its Race step fires the same callback, completions
-// and tick at once inside random sequences). RELIABILITY_RACES=40 as before.
-const RACES = Number(process.env.RELIABILITY_RACES ?? 20)
+// 10 in npm test (40 before the money model joined it, issue 49: its Race step fires the same callback, completions
+// and tick at once inside random sequences; 20 until the tier had to fit 15 minutes). RELIABILITY_SOAK=1 runs 40.
+const RACES = Number(process.env.RELIABILITY_RACES ?? (SOAK ? 40 : 10))
 const SEED = RELIABILITY_SEED
 const CARD = { number: "4444555566661111", cvv2: "123", expMonth: "12", expYear: "2030", holder: "Storm Shopper" }
 

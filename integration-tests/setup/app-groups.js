@@ -10,10 +10,10 @@
  */
 module.exports = {
   "integration:http": {
-    "shared-app-a": ["integration-tests/http/callback", "integration-tests/http/saved-cards", "integration-tests/http/provider-direct", "integration-tests/http/reply-checks", "integration-tests/http/smoke", "integration-tests/http/database-restore", "integration-tests/http/orphaned-payment"],
+    "shared-app-a": ["integration-tests/http/callback", "integration-tests/http/saved-cards", "integration-tests/http/provider-direct", "integration-tests/http/reply-checks", "integration-tests/http/smoke", "integration-tests/http/database-restore", "integration-tests/http/orphaned-payment", "integration-tests/http/money-attacks"],
     // saved-card-payments.spec.ts runs alone: after admin-rebill in this group it failed once in three runs (its CVV
     // positive control found the planted probe copied into payment.data; a renewal race saw no rebill), alone it passed.
-    "shared-app-b": ["integration-tests/http/admin-rebill", "integration-tests/http/provider-hosted", "integration-tests/http/admin-payneteasy", "integration-tests/http/callback-reconcile", "integration-tests/http/paid-collection"],
+    "shared-app-b": ["integration-tests/http/admin-rebill", "integration-tests/http/provider-hosted", "integration-tests/http/admin-payneteasy", "integration-tests/http/callback-reconcile", "integration-tests/http/paid-collection", "integration-tests/http/payment-links"],
     // booted with the v4 registration (runSpecFilesOnOneApp(…, { v4: true })): its members call useV4Registration()
     "v4-app": ["integration-tests/http/recurring", "integration-tests/http/recurring-retry-charge", "integration-tests/http/saved-cards-v4"],
   },

@@ -8,24 +8,27 @@
  */
 const Sequencer = require("@jest/test-sequencer").default
 
-// Seconds a file took in a tier run on a quiet 2-core machine (2026-11-28, `npm test`); only the order matters. The app
-// groups are here too, so that `integration+reliability` pairs a group that mostly waits (step retries, the provider's
-// timers) with a reliability file that keeps a core busy, rather than starting every group at once.
+// Seconds a file took in a tier run (`npm run test:integration+reliability`, 2026-12-03, on a 2-core machine shared with
+// other test runs, load average 4-7; wall and, in the comment, the Jest worker's own CPU); only the order matters. The
+// app groups are here too, so that `integration+reliability` pairs a group that mostly waits (step retries, the
+// provider's timers) with a reliability file that keeps a core busy, rather than starting every group at once.
 const MEASURED = {
-  // mostly waiting (faults, held requests, the oracle's reads): 290-480 s alone, about 100-250 s of CPU (2026-12-03)
-  "reliability-tests/money-model.spec.ts": 300,
-  "reliability-tests/storms-and-races.spec.ts": 200,
-  "integration-tests/groups/v4-app.spec.ts": 178,
-  "reliability-tests/fuzzing.spec.ts": 175,
-  "integration-tests/groups/shared-app-b.spec.ts": 162,
-  "integration-tests/http/packaging.spec.ts": 159,
-  "integration-tests/groups/shared-app-a.spec.ts": 148,
-  "reliability-tests/two-instances.spec.ts": 114,
-  "reliability-tests/fault-trials.spec.ts": 86,
-  "integration-tests/http/saved-card-payments.spec.ts": 57,
-  "integration-tests/http/payouts.spec.ts": 32,
-  "reliability-tests/secret-scan.spec.ts": 24,
-  "integration-tests/http/callback-processing-delay.spec.ts": 20,
+  // mostly waiting (faults, held requests, the oracle's reads): 300-590 s, about 170 s of CPU
+  "reliability-tests/money-model.spec.ts": 590,
+  "integration-tests/groups/v4-app.spec.ts": 420, // 115 s CPU: step retries and the provider's timers
+  "integration-tests/groups/shared-app-b.spec.ts": 400, // with payment-links (96 s alone): 310 + 60
+  "integration-tests/groups/shared-app-a.spec.ts": 250, // with money-attacks (69 s alone): 190 + 45
+  "integration-tests/http/packaging.spec.ts": 260, // child processes: npm pack + build, install, two boots
+  "reliability-tests/two-instances.spec.ts": 156, // child processes: a server and a worker
+  "reliability-tests/fault-trials.spec.ts": 130, // 35 s CPU
+  "reliability-tests/fuzzing.spec.ts": 110, // 200 inputs per route (1,000: 445 s, 174 s CPU)
+  "reliability-tests/storms-and-races.spec.ts": 75, // 10 sessions, 10 races (20 and 20: 136 s, 59 s CPU)
+  "integration-tests/http/slow-gateway.spec.ts": 98,
+  "integration-tests/http/saved-card-payments.spec.ts": 74,
+  "integration-tests/http/payouts.spec.ts": 51,
+  "reliability-tests/secret-scan.spec.ts": 44,
+  "integration-tests/http/payout-eligibility.spec.ts": 36,
+  "integration-tests/http/callback-processing-delay.spec.ts": 31,
 }
 
 const isGroup = (path) => /[\\/]groups[\\/][^\\/]+\.spec\.[jt]s$/.test(path)
