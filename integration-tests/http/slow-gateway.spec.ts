@@ -176,51 +176,32 @@ medusaIntegrationTestRunner({
       sandbox().control.finishProcessing()
     }
 
-    it("a refund answered by the gateway whose follow-up STATUS fails: Medusa keeps its Refund row (pending), one RETURN, settled by reconciliation", async () => {
-      // A job that threw after its request was answered stored nothing, and Medusa deleted its Refund row: the gateway
-      // had returned the money and Medusa showed nothing refunded (the fault trials' "refund (twice at once)": Medusa
-      // refunded 1.77, the gateway 2.36).
+    // A job that threw after its request was answered stored nothing, and Medusa deleted its Refund / Capture row: the
+    // gateway had moved the money and Medusa showed nothing (the fault trials' "refund (twice at once)": Medusa
+    // refunded 1.77, the gateway 2.36).
+    it.each([
+      { what: "refund", row: "Refund", op: "RETURN", rows: "refunds", amount: "1.25", moved: "returned", captureFirst: true },
+      { what: "capture", row: "Capture", op: "CAPTURE", rows: "captures", amount: "4.20", moved: "captured", captureFirst: false },
+    ] as const)("a $what answered by the gateway whose follow-up STATUS fails: Medusa keeps its $row row (pending), one $op, settled by reconciliation", async ({ what, op, rows, amount, moved, captureFirst }) => {
       const { payment, orderid } = await placedOrder()
-      await api.post(`/admin/payments/${payment.id}/capture`, {}, admin)
-      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "RETURN", times: 1 })
-      const refund = answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 1.25 }, admin))
-      await answeredThenStatusFails("RETURN")
-      const r = await refund
+      if (captureFirst) await api.post(`/admin/payments/${payment.id}/capture`, {}, admin)
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: op, times: 1 })
+      const asked = answer(api.post(`/admin/payments/${payment.id}/${what}`, { amount: Number(amount) }, admin))
+      await answeredThenStatusFails(op)
+      const r = await asked
       const during = await paymentOf(payment.payment_session_id)
       expect({
-        status: r.status, returns: requests("RETURN"), returned: sandbox().control.transaction(orderid)?.returned,
-        rows: during.refunds.map((x: any) => Number(x.amount)), ledger: during.data.refunds?.map((x: any) => [x.amount, !!x.pending]),
-      }).toEqual({ status: 200, returns: 1, returned: "1.25", rows: [1.25], ledger: [["1.25", true]] })
+        status: r.status, sent: requests(op), moved: (sandbox().control.transaction(orderid) as any)?.[moved],
+        rows: during[rows].map((x: any) => Number(x.amount)), ledger: during.data[rows]?.map((x: any) => [x.amount, !!x.pending]),
+      }).toEqual({ status: 200, sent: 1, moved: amount, rows: [Number(amount)], ledger: [[amount, true]] })
 
       sandbox().control.clearFaults()
-      for (let tick = 1; tick <= 6 && (await paymentOf(payment.payment_session_id)).data.refunds?.[0]?.status !== "approved"; tick++) {
+      for (let tick = 1; tick <= 6 && (await paymentOf(payment.payment_session_id)).data[rows]?.[0]?.status !== "approved"; tick++) {
         await reconcileTick(getContainer(), { now: () => new Date(Date.now() + tick * 6_000) })
       }
       const after = await paymentOf(payment.payment_session_id)
-      expect({ returns: requests("RETURN"), rows: after.refunds.length, ledger: after.data.refunds?.map((x: any) => [x.amount, x.status]) }).toEqual({
-        returns: 1, rows: 1, ledger: [["1.25", "approved"]],
-      })
-    })
-
-    it("a capture answered by the gateway whose follow-up STATUS fails: Medusa keeps its Capture row (pending), one CAPTURE, settled by reconciliation", async () => {
-      const { payment, orderid } = await placedOrder()
-      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "CAPTURE", times: 1 })
-      const capture = answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 4.2 }, admin))
-      await answeredThenStatusFails("CAPTURE")
-      const c = await capture
-      const during = await paymentOf(payment.payment_session_id)
-      expect({
-        status: c.status, captures: requests("CAPTURE"), captured: sandbox().control.transaction(orderid)?.captured,
-        rows: during.captures.map((x: any) => Number(x.amount)), ledger: during.data.captures?.map((x: any) => [x.amount, !!x.pending]),
-      }).toEqual({ status: 200, captures: 1, captured: "4.20", rows: [4.2], ledger: [["4.20", true]] })
-
-      sandbox().control.clearFaults()
-      for (let tick = 1; tick <= 6 && (await paymentOf(payment.payment_session_id)).data.captures?.[0]?.status !== "approved"; tick++) {
-        await reconcileTick(getContainer(), { now: () => new Date(Date.now() + tick * 6_000) })
-      }
-      const after = await paymentOf(payment.payment_session_id)
-      expect({ captures: requests("CAPTURE"), rows: after.captures.length, ledger: after.data.captures?.map((x: any) => [x.amount, x.status]) }).toEqual({
-        captures: 1, rows: 1, ledger: [["4.20", "approved"]],
+      expect({ sent: requests(op), rows: after[rows].length, ledger: after.data[rows]?.map((x: any) => [x.amount, x.status]) }).toEqual({
+        sent: 1, rows: 1, ledger: [[amount, "approved"]],
       })
     })
 
