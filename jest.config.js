@@ -1,6 +1,7 @@
 // Unit tests: src/**/__tests__/*.unit.spec.ts, bench/ and docs/ likewise (TEST_TYPE=unit).
 // Browser tests: browser-tests/**/*.spec.ts (TEST_TYPE=browser) — need /usr/bin/chromium (apt-get install chromium).
 // Reliability tests: reliability-tests/**/*.spec.ts (TEST_TYPE=reliability) — same harness as integration.
+// Starter test: storefront-tests/*.spec.ts (TEST_TYPE=starter, `npm run test:starter`): a Next.js storefront, not in npm test.
 // Integration tests: integration-tests/http/*.spec.ts (TEST_TYPE=integration:http) — a real Medusa app + Postgres;
 // integration-tests/setup/global-setup.js finds a Postgres (env, localhost:5432) or starts an embedded one.
 module.exports = {
@@ -13,7 +14,8 @@ module.exports = {
   },
   testEnvironment: "node",
   moduleFileExtensions: ["js", "ts", "tsx", "json"],
-  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
+  // storefront-tests/next-app is a Next.js app with its own node_modules and build (npm run test:starter)
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/storefront-tests/next-app/"],
   testTimeout: 60000,
   // The default report, then a digest of what failed as the run's last lines (CI shows a log's tail).
   reporters: ["default", "<rootDir>/integration-tests/setup/failure-digest-reporter.js"],
@@ -48,6 +50,12 @@ if (appTiers.length) {
   module.exports.testTimeout = appTiers.includes("reliability") ? 300000 : 240000
 } else if (type === "unit") {
   module.exports.testMatch = unitMatch
+} else if (type === "starter") {
+  // The dtc-starter-shaped storefront (scripts/test-starter.js installs it): a Postgres found or started as for the
+  // integration tests; the spec builds, packs and starts everything else itself.
+  module.exports.testMatch = ["**/storefront-tests/*.spec.[jt]s"]
+  module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
+  module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
 } else if (type === "browser") {
   // Browser tests: browser-tests/**/*.spec.ts drive the sandbox's payer pages in the system Chromium (playwright-core).
   module.exports.testMatch = ["**/browser-tests/**/*.spec.[jt]s"]

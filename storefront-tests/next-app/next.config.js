@@ -1,5 +1,5 @@
 /**
- * The test storefront's Next.js config (browser-tests/storefront-next.spec.ts). Unlike dtc-starter, type errors are
+ * The test storefront's Next.js config (storefront-tests/next-app.spec.ts). Unlike dtc-starter, type errors are
  * NOT ignored: `next build` fails on one (the spec also runs `tsc` itself).
  */
 module.exports = {

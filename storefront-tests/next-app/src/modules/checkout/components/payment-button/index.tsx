@@ -4,7 +4,7 @@ import type { HttpTypes } from "@medusajs/types"
 import { useState } from "react"
 import { isManual, isPaynetEasy } from "@lib/constants"
 import { placeOrder } from "@lib/data/cart"
-// PaynetEasy (docs/storefront.md step 4)
+// PaynetEasy (docs/storefront.md step 5)
 import { PaynetEasyPayment, PaynetEasyProvider } from "medusa-payment-payneteasy/storefront/react"
 import { sdk } from "@lib/config"
 import { payneteasy } from "@lib/data/payneteasy"
@@ -14,7 +14,7 @@ type Props = { cart: HttpTypes.StoreCart; customer?: HttpTypes.StoreCustomer | n
 export default function PaymentButton({ cart, customer }: Props) {
   const paymentSession = cart.payment_collection?.payment_sessions?.[0]
   switch (true) {
-    // PaynetEasy (docs/storefront.md step 4)
+    // PaynetEasy (docs/storefront.md step 5)
     case isPaynetEasy(paymentSession?.provider_id):
       return (
         <PaynetEasyProvider sdk={sdk} server={payneteasy}>
