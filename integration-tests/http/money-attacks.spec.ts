@@ -143,6 +143,25 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("an admin's cancel of a partly captured preauth", () => {
+      it("returns the captured part and releases the uncaptured rest: nothing stays held on the card", async () => {
+        // Found from outside (issue 49): Medusa's cancel refunds what its Capture rows say and voids only payments with
+        // no capture at all, so the rest of a partly captured preauth stayed held (8.42 of 10.42), and the canceled
+        // order's capture and refund are refused: the admin could not release it from Medusa.
+        const { collectionId, orderid, order } = await placedOrder(PROVIDER_IDS.hosted)
+        const [payment] = await paymentsOf(collectionId)
+        expect((await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 2 }, admin))).status).toBe(200)
+        const res = await answer(api.post(`/admin/orders/${order.id}/cancel`, {}, admin))
+        const { data: [o] } = await getContainer().resolve("query").graph({ entity: "order", fields: ["status", "summary.*"], filters: { id: order.id } })
+        const t = sandbox().control.transaction(orderid)!
+        expect({ status: res.status, order: (o as any).status, refunded: Number((o as any).summary.refunded_total ?? 0), captured: t.captured, returned: t.returned, released: t.released }).toEqual({
+          status: 200, order: "canceled", refunded: 2, captured: "2.00", returned: "2.00", released: "8.42",
+        })
+        // once each: one RETURN of the capture, one release of the rest
+        expect(approvedGiveBacks(orderid).map((g) => g.type)).toEqual(["reversal", "void"])
+      })
+    })
+
     describe("a stale tab racing the cart's completion (truly parallel requests)", () => {
       it.each([1, 2])("round %i: either the order keeps its preauth and the new session is refused, or nothing is ordered and the hold is released", async () => {
         sandbox().control.addFault({ kind: "callback-off" }) // only the two racing requests complete the cart

@@ -165,6 +165,39 @@ medusaIntegrationTestRunner({
       expect(Number(after.summary.refunded_total ?? 0)).toBe(refunds.reduce((n: number, r: any) => n + Number(r.amount), 0))
     })
 
+    it("an order cancel whose VOID the gateway processes longer than the client waits: 202, the order open; a VOID then declined leaves it open, and the next cancel releases the hold once", async () => {
+      // Found from outside (issue 49): Medusa's cancel voids an uncaptured payment inside its own workflow and cancels
+      // the order whatever the VOID's outcome: a VOID still processing canceled the order (200), and when the gateway
+      // then declined it the whole hold stayed on the card, with only an attention item saying so.
+      const { payment, orderid } = await placedOrder()
+      const [{ order_id: orderId }] = (await getContainer().resolve("query").graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: payment.payment_collection_id } })).data as any[]
+      const orderStatus = async () => ((await getContainer().resolve("query").graph({ entity: "order", fields: ["status"], filters: { id: orderId } })).data[0] as any).status
+      const held = () => {
+        const t = sandbox().control.transaction(orderid) as any
+        return { authorized: t.authorized, released: t.released, voided: t.voided }
+      }
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "VOID", times: 1 })
+      sandbox().control.addFault({ kind: "outcome", status: "declined", operation: "VOID", times: 1 })
+      const early = await answer(api.post(`/admin/orders/${orderId}/cancel`, {}, admin))
+      expect({ status: early.status, order: await orderStatus(), voids: requests("VOID") }).toEqual({ status: 202, order: "pending", voids: 1 })
+      expect(String(early.data?.message)).toMatch(/not canceled yet/)
+
+      // the gateway declines the VOID; reconciliation learns it
+      await waitFor("the VOID held at the gateway", async () => sandbox().control.processing().length > 0)
+      sandbox().control.finishProcessing()
+      await sandbox().control.waitForOutcome(orderid)
+      for (let tick = 1; tick <= 6 && (await paymentOf(payment.payment_session_id)).data.voidEntry?.pending !== false; tick++) {
+        await reconcileTick(getContainer(), { now: () => new Date(Date.now() + tick * 6_000) })
+      }
+      expect((await paymentOf(payment.payment_session_id)).data.voidEntry?.status).toBe("declined")
+      expect({ order: await orderStatus(), released: held().released, voided: held().voided }).toEqual({ order: "pending", released: "0.00", voided: false })
+
+      const late = await answer(api.post(`/admin/orders/${orderId}/cancel`, {}, admin))
+      expect({ status: late.status, order: await orderStatus(), voids: requests("VOID"), voided: held().voided, released: held().released }).toEqual({
+        status: 200, order: "canceled", voids: 2, voided: true, released: held().authorized,
+      })
+    })
+
     /**
      * The gateway has taken `op` (held by a slow-processing fault), then its STATUS starts failing, then the request is
      * answered: the request went out and was answered, and only the follow-up STATUS after it fails.

@@ -3,20 +3,21 @@
  * core/checkout/order-cancel.ts): a capture or refund not confirmed by the gateway yet refuses the cancel 409 in words;
  * money captured and not refunded is returned first through Medusa's refundPaymentWorkflow (booked on the order only
  * when made), a refund that fails answers in words with the order left as it was, and one the gateway has not confirmed
- * yet answers 202 with the order not canceled yet; then Medusa cancels. A fulfillment created in the moment between
+ * yet answers 202 with the order not canceled yet; a hold still live is released (the payment module's cancelPayment: the
+ * provider's VOID) and the order waits the same way for the gateway to confirm it; then Medusa cancels. A fulfillment created in the moment between
  * this guard and Medusa's own validation is not seen here (Medusa's routes take none of our locks). An unknown
  * order, or one Medusa would refuse to cancel, goes on to Medusa's own answer with nothing returned.
  */
 import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import {
-  medusaWouldCancel, refundsBeforeCancel, unsettledPaymentRefusal, type CancelableOrder, type CancelablePayment,
+  holdsBeforeCancel, medusaWouldCancel, refundsBeforeCancel, unsettledPaymentRefusal, type CancelableOrder, type CancelablePayment,
 } from "../core/checkout/order-cancel"
 
 const PAYMENT = "payment_collections.payments"
 const FIELDS = [
-  "id", "status", "fulfillments.canceled_at", `${PAYMENT}.id`, `${PAYMENT}.provider_id`, `${PAYMENT}.currency_code`, `${PAYMENT}.data`,
+  "id", "status", "fulfillments.canceled_at", `${PAYMENT}.id`, `${PAYMENT}.provider_id`, `${PAYMENT}.currency_code`, `${PAYMENT}.raw_amount`, `${PAYMENT}.data`,
   `${PAYMENT}.captures.id`, `${PAYMENT}.captures.raw_amount`, `${PAYMENT}.refunds.id`, `${PAYMENT}.refunds.raw_amount`,
 ]
 
@@ -55,11 +56,31 @@ export async function refuseCancelWhileUnsettled(req: MedusaRequest, res: Medusa
   }
   // A refund the gateway has not confirmed yet (its reply lost, or still processing) is booked as pending: the order
   // stays as it is until it settles, as for any money action that is not final (found from outside, issue 49).
-  const after = refunds.length ? await readOrder(req, orderId) : undefined
-  if (after && unsettledPaymentRefusal(after.order.id, after.payments)) {
+  const afterRefunds = refunds.length ? await readOrder(req, orderId) : read
+  if (afterRefunds && refunds.length && unsettledPaymentRefusal(afterRefunds.order.id, afterRefunds.payments)) {
     return void res.status(202).json({
       type: "pending",
       message: `Order ${order.id} was not canceled yet: the return of its captured money is sent and the gateway has not confirmed it. Cancel it again once the refund is settled (reconciliation does that by itself).`,
+    })
+  }
+  // Then every hold still live, released here so the order waits for the gateway's word (Medusa's own cancel voids only
+  // payments with no capture, and cancels the order whatever the VOID's outcome).
+  const holds = holdsBeforeCancel(afterRefunds?.payments ?? payments)
+  for (const paymentId of holds) {
+    try {
+      await req.scope.resolve(Modules.PAYMENT).cancelPayment(paymentId)
+    } catch (e) {
+      return void res.status(statusOf(e)).json({
+        type: "not_allowed",
+        message: `Order ${order.id} was not canceled by this request: releasing the hold of payment ${paymentId} failed (${textOf(e)}). ${refunds.length ? "The captured money returned just before stays returned (the order shows it); nothing else" : "Nothing else"} was changed.`,
+      })
+    }
+  }
+  const afterHolds = holds.length ? await readOrder(req, orderId) : undefined
+  if (afterHolds && unsettledPaymentRefusal(afterHolds.order.id, afterHolds.payments)) {
+    return void res.status(202).json({
+      type: "pending",
+      message: `Order ${order.id} was not canceled yet: the release of its payment's hold is sent and the gateway has not confirmed it. Cancel it again once the release is settled (reconciliation does that by itself).`,
     })
   }
   next()

@@ -19,6 +19,7 @@ import { gatewayValue } from "./gateway-call"
 import { toSessionStatus, transactionTypeKey } from "./status-map"
 import { followUpFields, statusFields } from "../../gateway/requests"
 import { sessionHoldsOrderMoney } from "./paid-collection"
+import { holdReleased } from "./hold-release"
 import { sessionHolder } from "./session-holder"
 import { orderIdOf, transactionTypeOf } from "../../gateway/replies"
 
@@ -100,7 +101,9 @@ export async function refund(ctx: ProviderContext, cradle: unknown, data: Sessio
  * without a Payment is reconciliation's to settle (and the attention queue's, when paid without an order).
  */
 export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: string | undefined): Promise<Data> {
-  if (data.voided || !data.orderId) return data // already voided, or nothing was ever sent to the gateway
+  // released already (or its release still pending), or nothing was ever sent to the gateway; a release the gateway
+  // declined released nothing and goes again (hold-release.ts)
+  if (holdReleased(data) || !data.orderId) return data
   if (!cancelId) {
     ctx.logger?.warn(
       `PaynetEasy: Medusa rolled back an authorization of session ${data.session_id} it could not record (another one recorded it first?); gateway order ${data.orderId} left as it is for reconciliation`

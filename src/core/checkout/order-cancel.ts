@@ -10,11 +10,16 @@
  *   STATUS snapshot was unreadable left "refunded 10.42" on a canceled order whose money was still captured). Medusa's
  *   cancel then finds nothing left to refund. Only when Medusa would cancel the order at all (its own validation,
  *   mirrored in `medusaWouldCancel`): an order it refuses gets its refusal, and nothing is returned.
+ * - a hold still live at the gateway is released first too, and the order is canceled only once the gateway has
+ *   confirmed the release (`holdsBeforeCancel`). Medusa voids only payments with no capture at all, inside its cancel,
+ *   and cancels the order whatever the VOID's outcome: the rest of a partly captured preauth stayed held, and a VOID
+ *   still processing (then declined) left the whole hold on the card of a canceled order (found from outside, issue 49).
  */
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { fromMinorUnits } from "../../gateway/money"
 import { toMinor } from "./amounts"
 import { confirmedCaptureIds } from "./refund-room"
+import { holdReleased } from "./hold-release"
 import { pendingLedgerEntries } from "./session-data"
 
 type Money = { amount?: BigNumberInput; raw_amount?: BigNumberInput }
@@ -22,6 +27,7 @@ export type CancelablePayment = {
   id: string
   provider_id: string
   currency_code?: string
+  raw_amount?: BigNumberInput
   data?: Record<string, unknown> | null
   captures?: Array<{ id: string } & Money>
   refunds?: Array<{ id: string } & Money>
@@ -40,7 +46,7 @@ export function unsettledPaymentRefusal(orderId: string, payments: CancelablePay
     const inFlight = confirmed === "all" ? 0 : (p.captures ?? []).filter((c) => !confirmed.has(c.id)).length
     if (pending + inFlight > 0) {
       return (
-        `Order ${orderId} cannot be canceled yet: a capture or refund of its payment ${p.id} is not confirmed by the gateway ` +
+        `Order ${orderId} cannot be canceled yet: a capture, refund or release of its payment ${p.id} is not confirmed by the gateway ` +
         `yet, and Medusa's cancel would book a refund of money that may not be captured. Nothing was changed; cancel it ` +
         `again once the payment is settled (reconciliation does that by itself).`
       )
@@ -52,6 +58,22 @@ export function unsettledPaymentRefusal(orderId: string, payments: CancelablePay
 /** Medusa's own cancel validation (cancelValidateOrder, core-flows 2.21.2): not canceled, not completed, no live fulfillment. */
 export function medusaWouldCancel(order: CancelableOrder): boolean {
   return order.status !== "canceled" && order.status !== "completed" && !(order.fulfillments ?? []).some((f) => !f.canceled_at)
+}
+
+/**
+ * The payments whose hold the gateway may still keep: an authorization not all captured whose release (void, or the
+ * full return that stands in for it) is not confirmed. A release the gateway declined is released again; one still
+ * pending is unsettledPaymentRefusal's. A sale's money is all captured: it has no hold, only refunds.
+ */
+export function holdsBeforeCancel(payments: CancelablePayment[]): string[] {
+  return payments
+    .filter((p) => isOurs(p) && !!p.currency_code && !holdReleased(p.data ?? undefined))
+    .filter((p) => {
+      const amount = toMinor((p.raw_amount ?? 0) as BigNumberInput, p.currency_code!)
+      const captured = (p.captures ?? []).reduce((n, r) => n + toMinor((r.raw_amount ?? r.amount ?? 0) as BigNumberInput, p.currency_code!), 0n)
+      return !!p.data?.orderId && p.data?.transactionType !== "sale" && amount > captured
+    })
+    .map((p) => p.id)
 }
 
 /** The refunds to make before the cancel: each PaynetEasy payment's captured − refunded, exactly, as a decimal string. */

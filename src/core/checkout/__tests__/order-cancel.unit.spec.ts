@@ -1,4 +1,4 @@
-import { medusaWouldCancel, refundsBeforeCancel, unsettledPaymentRefusal } from "../order-cancel"
+import { holdsBeforeCancel, medusaWouldCancel, refundsBeforeCancel, unsettledPaymentRefusal } from "../order-cancel"
 
 const base = { session_id: "s", clientOrderId: "s", flow: "hosted", transactionType: "preauth", amount: "10.00", currency: "EUR", orderId: "1" }
 const pay = (data: Record<string, unknown>, captures: string[] = [], provider_id = "pp_payneteasy_payneteasy") => ({
@@ -49,5 +49,30 @@ describe("refundsBeforeCancel", () => {
     expect(refundsBeforeCancel([p(["4.2"], ["4.2"])])).toEqual([])
     expect(refundsBeforeCancel([p([], [])])).toEqual([])
     expect(refundsBeforeCancel([p(["4.2"], [], "pp_system_default")])).toEqual([])
+  })
+})
+
+describe("holdsBeforeCancel", () => {
+  const money = (a: string) => ({ value: a, precision: 20 })
+  const p = (data: Record<string, unknown>, captures: string[] = [], amount = "10.00", provider_id = "pp_payneteasy_payneteasy") => ({
+    id: "pay_1", provider_id, currency_code: "eur", raw_amount: money(amount), data: { ...base, ...data },
+    captures: captures.map((a, i) => ({ id: `c${i}`, raw_amount: money(a) })),
+  })
+  it("releases an uncaptured preauth, and the uncaptured rest of a partly captured one", () => {
+    expect(holdsBeforeCancel([p({})])).toEqual(["pay_1"])
+    expect(holdsBeforeCancel([p({}, ["2.00", "3.00"])])).toEqual(["pay_1"])
+  })
+  it("releases nothing fully captured, nothing of a sale, nothing never sent, nothing of other providers", () => {
+    expect(holdsBeforeCancel([p({}, ["4.00", "6.00"])])).toEqual([])
+    expect(holdsBeforeCancel([p({ transactionType: "sale" })])).toEqual([])
+    expect(holdsBeforeCancel([p({ orderId: undefined })])).toEqual([])
+    expect(holdsBeforeCancel([p({}, [], "10.00", "pp_system_default")])).toEqual([])
+  })
+  it("releases nothing released or pending, and again what the gateway declined", () => {
+    expect(holdsBeforeCancel([p({ voided: true })])).toEqual([])
+    expect(holdsBeforeCancel([p({ voided: true, voidEntry: { id: "void", amount: "all", status: "approved", pending: false } })])).toEqual([])
+    expect(holdsBeforeCancel([p({ voided: true, voidEntry: { id: "void", amount: "all", status: "processing", pending: true } })])).toEqual([])
+    expect(holdsBeforeCancel([p({ voided: true, voidEntry: { id: "void", amount: "all", status: "declined", pending: false } })])).toEqual(["pay_1"])
+    expect(holdsBeforeCancel([p({ voided: true, refunds: [{ id: "cancel", amount: "all remaining", status: "error", pending: false }] })])).toEqual(["pay_1"])
   })
 })
