@@ -33,13 +33,14 @@ const unitMatch = [
 // medusaIntegrationTestRunner boots on a clone of the migrated template database global-setup.js made, not on a
 // freshly migrated one (integration-tests/setup/template-database.js).
 const RUNNER_FROM_TEMPLATE = { "^@medusajs/test-utils$": "<rootDir>/integration-tests/setup/test-utils-from-template.js" }
-const { APP_TIERS, appTiersOf } = require("./integration-tests/setup/app-tiers")
+const { APP_TIERS, DEPLOYMENT_FILES, appTiersOf } = require("./integration-tests/setup/app-tiers")
 const appTiers = appTiersOf(type)
 if (appTiers.length) {
   // integration:http, reliability, or both in one run (integration-tests/setup/app-tiers.js); the spec files that run
   // inside an app group (integration-tests/setup/app-groups.js) are left out of the file list.
   module.exports.testMatch = appTiers.flatMap((tier) => APP_TIERS[tier])
-  module.exports.testPathIgnorePatterns = ["/node_modules/", ...appTiers.flatMap(groupedSpecs).map(exactPath)]
+  const deploymentElsewhere = appTiers.includes("deployment") ? [] : unlessNamed(DEPLOYMENT_FILES.map((f) => require("node:path").join(__dirname, f)))
+  module.exports.testPathIgnorePatterns = ["/node_modules/", ...[...appTiers.flatMap(groupedSpecs), ...deploymentElsewhere].map(exactPath)]
   module.exports.testSequencer = "<rootDir>/integration-tests/setup/longest-first-sequencer.js"
   module.exports.globalSetup = "<rootDir>/integration-tests/setup/global-setup.js"
   module.exports.globalTeardown = "<rootDir>/integration-tests/setup/global-teardown.js"
@@ -47,7 +48,7 @@ if (appTiers.length) {
   module.exports.moduleNameMapper = RUNNER_FROM_TEMPLATE
   // Booting Medusa takes seconds to tens of seconds on 2 cores; hooks share this limit (the reliability files, at
   // volume, have the longer one).
-  module.exports.testTimeout = appTiers.includes("reliability") ? 300000 : 240000
+  module.exports.testTimeout = appTiers.includes("reliability") || appTiers.includes("deployment") ? 300000 : 240000
 } else if (type === "unit") {
   module.exports.testMatch = unitMatch
 } else if (type === "starter") {
@@ -86,11 +87,14 @@ if (type === "unit" || type === "contract" || type === "unit+contract") {
 function groupedSpecs(tier) {
   const path = require("node:path")
   if (process.env.PNE_TEST_APP_GROUPS === "off") return []
-  const named = process.argv.slice(2).filter((a) => !a.startsWith("-"))
   const members = Object.values(require("./integration-tests/setup/app-groups")[tier] ?? {}).flat()
-  return members
-    .map((name) => path.join(__dirname, `${name}.spec.ts`))
-    .filter((file) => !named.some((arg) => { try { return new RegExp(arg).test(file) } catch { return file.includes(arg) } }))
+  return unlessNamed(members.map((name) => path.join(__dirname, `${name}.spec.ts`)))
+}
+
+/** The files the command line does not name (a file named there runs, whatever tier it belongs to). */
+function unlessNamed(files) {
+  const named = process.argv.slice(2).filter((a) => !a.startsWith("-"))
+  return files.filter((file) => !named.some((arg) => { try { return new RegExp(arg).test(file) } catch { return file.includes(arg) } }))
 }
 
 function exactPath(p) {

@@ -2,8 +2,9 @@
 /**
  * Runs test tiers one after another (`npm run test:<tier>` each, as package.json defines them) and ends with one line
  * per tier: its wall time and its test count, so a slowdown shows in every run's last lines (`npm test`, CI's log).
- *   node scripts/test-tiers.js unit contract browser integration reliability     (npm test)
+ *   node scripts/test-tiers.js unit contract integration reliability             (npm test)
  *   node scripts/test-tiers.js unit contract                                     (npm run test:quick)
+ *   node scripts/test-tiers.js browser deployment                                (.ci/run, after npm test)
  * Two pairs of tiers, named one after the other, run as one Jest run each, so that one tier's waiting overlaps the
  * other's work (issue 38): unit and contract (`test:unit+contract`: the contract files mostly wait on their sockets;
  * 47 s as two runs) and integration and reliability (`test:integration+reliability`: the integration groups wait out
@@ -21,7 +22,7 @@ const { contractSpecFiles } = require("./contract-spec-files")
 
 const tiers = process.argv.slice(2)
 if (tiers.length === 0) {
-  console.error("usage: node scripts/test-tiers.js <tier>... (unit, contract, browser, integration, reliability)")
+  console.error("usage: node scripts/test-tiers.js <tier>... (unit, contract, browser, integration, reliability, deployment)")
   process.exit(2)
 }
 
