@@ -17,7 +17,7 @@
  * (action `authorized`, even for a captured sale: the Payment and its Capture already exist, and completeCartWorkflow
  * puts the capture on the new order itself; the integration spec checks paid_total and one order transaction).
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
 import { scrub } from "../../gateway/scrub"
@@ -26,6 +26,7 @@ import { findSession, type SessionInfo } from "../callbacks/verify"
 import { reflectRebillSettlement } from "../saved-cards/rebill-outcome"
 import { collectionLockKey } from "../locks/collection-lock"
 import { bookCapturesOnOrder } from "./book-captures"
+import { paysAStaleAmount } from "../payment-links/stale-amount"
 
 export type SettleOutcome =
   /** the gateway approved; a Payment exists and, when the session belongs to a cart, the order exists */
@@ -80,6 +81,23 @@ async function completeCart(container: MedusaContainer, cartId: string): Promise
 }
 
 /**
+ * A session of an order's own collection whose registered amount the collection no longer asks (the order was edited
+ * after its page opened; core/payment-links/stale-amount.ts) is deleted instead of authorized: Medusa's deleteSession
+ * runs the provider's release (after-authorization.ts releaseDeleted: STATUS, then void or full return, once). Only a
+ * page or card payment of ours: a saved-card charge or renewal is charged at its collection's amount when it is made.
+ */
+async function givenBackAsStale(container: MedusaContainer, session: SessionInfo): Promise<boolean> {
+  const data = session.data as { amount?: unknown; currency?: unknown; cardRefId?: unknown; recurring_charge_id?: unknown } | undefined
+  if (!data || data.cardRefId || data.recurring_charge_id || typeof data.currency !== "string") return false
+  const paymentModule = container.resolve(Modules.PAYMENT)
+  const [collection] = await paymentModule.listPaymentCollections({ id: session.payment_collection_id }, { select: ["id", "amount", "raw_amount"] })
+  const asked = (collection as { raw_amount?: BigNumberInput; amount?: BigNumberInput } | undefined)
+  if (!paysAStaleAmount(data.amount, asked?.raw_amount ?? asked?.amount, data.currency)) return false
+  await paymentModule.deletePaymentSession(session.id)
+  return true
+}
+
+/**
  * Confirms the session's outcome with the gateway (through the provider) and makes Medusa reflect it. Idempotent.
  * `known`: the session as the caller has just read it under the same lock (process-callback's plan), saving a read;
  * `knownLinks`: its Payment / cart / order, read in that same statement.
@@ -128,6 +146,7 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
     const answer = await locking.execute(
       session.payment_collection_id ? collectionLockKey(l.cartId, session.payment_collection_id) : (l.cartId ?? session.id),
       async () => {
+        if (!l.cartId && (await givenBackAsStale(container, session))) return { payment: undefined, stale: true }
         try {
           const payment = await paymentModule.authorizePaymentSession(session.id, {})
           return { payment: payment ?? undefined }
@@ -140,6 +159,12 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
       },
       { timeout: LOCK_TIMEOUT_S }
     )
+    if ("stale" in answer) {
+      return {
+        outcome: "no_session", cartId: l.cartId, orderId: l.orderId,
+        detail: "paid at an amount the order's payment collection no longer asks (the order changed after the page opened): given back, the link stays payable",
+      }
+    }
     if (!answer.payment) {
       const after = await findSession(container, session.id)
       const status = after?.status ?? session.status
