@@ -104,14 +104,15 @@ export async function followUp(client: PaynetEasyClient, req: FollowRequest): Pr
     // answered with a refusal, or certainly never left: nothing was made
     throw isNotFound(e) ? new GatewayRefusal(req.op, refusalReason(e)) : wrap(req.op, e)
   }
-  if (sent.kind === "reply") return settle(client, req, kind, snapshot, serialNumberOf(sent.reply as OperationResponse<FollowOp>), false)
-  if (sent.kind === "shown") return settle(client, req, kind, snapshot, serialNumberOf(sent.status)!, true)
+  if (sent.kind === "reply") return settle(client, req, kind, snapshot, serialNumberOf(sent.reply as OperationResponse<FollowOp>), false, sentAt)
+  if (sent.kind === "shown") return settle(client, req, kind, snapshot, serialNumberOf(sent.status)!, true, sentAt)
   // maybe sent, not shown yet: pending for reconciliation, never sent again
   return { status: "unknown", pending: true, afterSerial: serialNumberOf(snapshot), sentAt }
 }
 
 async function settle(
-  client: PaynetEasyClient, req: FollowRequest, kind: FollowKind, snapshot: StatusReply, serialNumber: string | undefined, adopted: boolean
+  client: PaynetEasyClient, req: FollowRequest, kind: FollowKind, snapshot: StatusReply, serialNumber: string | undefined, adopted: boolean,
+  sentAt: string
 ): Promise<FollowOutcome> {
   let reply: StatusReply
   try {
@@ -120,7 +121,8 @@ async function settle(
     // The request is at the gateway (answered, or shown by STATUS): a STATUS that fails now, or answers about another
     // payment, decides nothing about it. Pending for reconciliation, never an error: an error here made Medusa delete
     // its Refund / Capture row while the gateway moved the money (slow-gateway.spec.ts).
-    return { status: "processing", serialNumber, pending: true }
+    // An answer that named no serial is found the way a lost reply is: the first transaction past the snapshot's.
+    return serialNumber ? { status: "processing", serialNumber, pending: true } : { status: "processing", pending: true, afterSerial: serialNumberOf(snapshot), sentAt }
   }
   if (!isFinal(reply)) {
     return { status: reply.status ?? "processing", serialNumber: serialNumberOf(reply) ?? serialNumber, pending: true }

@@ -68,13 +68,13 @@ describe("pendingLedgerEntries", () => {
 
 describe("followUp once the request was answered", () => {
   /** A client that answers the STATUS snapshot, then the request itself, then fails every later STATUS as `later` says. */
-  const scripted = (later: () => unknown) => {
+  const scripted = (later: () => unknown, reply: Record<string, string> = { type: "async-response", status: "processing", "serial-number": "S-2", "paynet-order-id": "77" }) => {
     const calls: string[] = []
     let statuses = 0
     const client = {
       request: async (op: string) => {
         calls.push(op)
-        if (op !== "STATUS") return { type: "async-response", status: "processing", "serial-number": "S-2", "paynet-order-id": "77" }
+        if (op !== "STATUS") return reply
         if (statuses++ === 0) return st("S-1", "capture", "10.42")
         return later()
       },
@@ -89,6 +89,14 @@ describe("followUp once the request was answered", () => {
     })
     await expect(followUp(client, ask)).resolves.toEqual({ status: "processing", serialNumber: "S-2", pending: true })
     expect(calls.filter((c) => c === "RETURN")).toHaveLength(1)
+  })
+
+  it("an answer with no serial whose follow-up STATUS fails is pending after the snapshot's serial (what reconciliation looks past), with when it was sent", async () => {
+    const { client } = scripted(() => {
+      throw new GatewayTransportError("STATUS: HTTP 500", { operation: "STATUS", indeterminate: false })
+    }, { type: "async-response", status: "processing", "paynet-order-id": "77" })
+    const outcome = await followUp(client, ask)
+    expect(outcome).toEqual({ status: "processing", pending: true, afterSerial: "S-1", sentAt: expect.any(String) })
   })
 
   it("a follow-up STATUS about another payment decides nothing: pending as well", async () => {
