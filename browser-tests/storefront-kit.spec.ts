@@ -265,3 +265,47 @@ it("a payment still unresolved when the kit stops waiting says we are confirming
   await expectNoIds(a.page, "the pending card form")
   expect(await orders(a)).toHaveLength(before.length)
 }, 120_000) // the kit waits 60 s for the bank (its page clock, above) before it says so
+
+it("the plugin's own payment-link page: an edited order's difference, declined first, then paid on a new hosted page; the receipt, and nothing owed", async () => {
+  // Issue 50: the page Medusa's "Copy payment link" lands on when the admin's storefrontUrl is `{backend}/payneteasy`.
+  const a = app()
+  const before = await orders(a)
+  await openShop(a.page, a.shopUrl)
+  await a.page.getByLabel(/gateway's payment page/).check()
+  await a.page.getByRole("button", { name: format(en.payOnPaymentPage, { amount: "€10.42" }) }).click()
+  await a.page.waitForURL((u) => u.href.startsWith(`${a.sandbox.url}/form/`))
+  await fillCardAndPay(a.page, { cvv2: "123" })
+  await a.page.waitForURL((u) => u.pathname.endsWith("/payneteasy-demo/thank-you"))
+  const order = await expectOneNewOrder(a, before, HOSTED)
+
+  // captured, then edited to one more unit: Medusa makes a collection for the difference (its own admin routes)
+  const { data: { order: placed } } = await a.admin.get<any>(`/admin/orders/${order.id}?fields=id,*payment_collections,*payment_collections.payments`)
+  await a.admin.post(`/admin/payments/${placed.payment_collections[0].payments[0].id}/capture`, {})
+  await a.admin.post("/admin/order-edits", { order_id: order.id })
+  await a.admin.post(`/admin/order-edits/${order.id}/items`, { items: [{ variant_id: a.store.variantId, quantity: 1 }] })
+  await a.admin.post(`/admin/order-edits/${order.id}/request`, {})
+  await a.admin.post(`/admin/order-edits/${order.id}/confirm`, {})
+  const owed = async () => (await a.admin.get<any>(`/admin/orders/${order.id}?fields=id,summary,*payment_collections`)).data.order
+  const unpaid = (await owed()).payment_collections.find((c: any) => c.status === "not_paid")
+  expect(unpaid).toBeDefined()
+
+  const link = `${a.backendUrl}/payneteasy/payment-collection/${unpaid.id}?order_id=${order.id}`
+  await a.page.goto(link)
+  await expect(a.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(`Payment for order #${order.display_id}`)
+  await a.page.getByRole("button", { name: "Pay €10.42" }).click()
+  await a.page.waitForURL((u) => u.href.startsWith(`${a.sandbox.url}/form/`))
+  const firstPage = a.page.url()
+  await fillCardAndPay(a.page, { cvv2: "116" })
+  await a.page.waitForURL((u) => u.pathname === `/payneteasy/payment-collection/${unpaid.id}`)
+  await a.page.getByText(/Your last payment attempt was declined \(.+\)\. Nothing was charged; you can try again\./).waitFor()
+  await a.page.getByRole("button", { name: "Try again: pay €10.42" }).click()
+  await a.page.waitForURL((u) => u.href.startsWith(`${a.sandbox.url}/form/`) && u.href !== firstPage)
+  await fillCardAndPay(a.page, { cvv2: "123" })
+  await a.page.waitForURL((u) => u.pathname === `/payneteasy/payment-collection/${unpaid.id}`)
+  await a.page.getByText(`Thank you. Your payment for order #${order.display_id} has been received.`).waitFor({ timeout: 45_000 })
+  expect(await a.page.getByRole("button").count()).toBe(0)
+  const paid = await owed()
+  expect(Number(paid.summary.pending_difference)).toBe(0)
+  // the card went to the gateway's own pages only
+  expect([...new Set(cardCarriers(a).map((r) => new URL(r.url).origin))]).toEqual([a.sandbox.origin])
+}, 180_000)
