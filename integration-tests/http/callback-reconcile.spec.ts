@@ -42,6 +42,23 @@ async function orderEvents(container: MedusaContainer, orderId: string): Promise
   return ((order.metadata as any)?.payneteasy_events ?? []) as any[]
 }
 
+/** What Medusa records of a payment: its captures, the order's transactions, the collection's totals. */
+async function medusaRecord(container: MedusaContainer, paymentId: string, orderId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: [p] } = await query.graph({
+    entity: "payment",
+    fields: ["id", "captured_at", "captures.id", "captures.amount", "captures.created_at", "payment_collection.status", "payment_collection.captured_amount", "payment_collection.refunded_amount"],
+    filters: { id: paymentId },
+  })
+  const transactions = await container.resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId }, { order: { created_at: "ASC" } })
+  return {
+    captures: [...(p as any).captures].sort((a: any, b: any) => +new Date(a.created_at) - +new Date(b.created_at)).map((c: any) => ({ id: c.id, amount: Number(c.amount) })),
+    capturedAt: (p as any).captured_at ?? null,
+    transactions: transactions.map((t: any) => ({ reference: t.reference, reference_id: t.reference_id, amount: Number(t.amount) })),
+    collection: { status: (p as any).payment_collection.status, captured_amount: Number((p as any).payment_collection.captured_amount), refunded_amount: Number((p as any).payment_collection.refunded_amount) },
+  }
+}
+
 async function waitForOrder(container: MedusaContainer, cartId: string, tick = false) {
   const [orderId] = await waitFor("the order", async () => {
     if (tick) await reconcileTick(container, { now: ahead })
@@ -151,9 +168,78 @@ medusaIntegrationTestRunner({
       expect((after.data as any).captures[0].status).toBe("approved")
       const [logged] = await callbackRows(container, { client_orderid: session.id, source: "reconcile" })
       expect(logged).toMatchObject({ type: "capture", status: "declined", amount: "5.42", outcome: "flagged" })
-      expect(logged.outcome_detail).toMatch(/person/)
       const events = await orderEvents(container, orderId)
       expect(events).toContainEqual(expect.objectContaining({ callback_id: logged.id, type: "capture", status: "declined", confirmed: true }))
+
+      // 3) Medusa's record of the declined capture is taken back: no Capture row, no order transaction, the payment
+      // not fully captured, the collection authorized again; the order owes the 5.42 and the admin can capture it.
+      expect(logged.outcome_detail).toMatch(/taken back/)
+      const medusa = await medusaRecord(container, payment.id, orderId)
+      expect(medusa.captures).toEqual([{ id: first.id, amount: 5 }])
+      expect(medusa.capturedAt).toBeNull()
+      expect(medusa.transactions).toEqual([{ reference: "capture", reference_id: first.id, amount: 5 }])
+      expect(medusa.collection).toMatchObject({ status: "authorized", captured_amount: 5 })
+      const shown = (await api.get(`/admin/orders/${orderId}?fields=payment_status,summary`, admin)).data.order
+      expect(shown.payment_status).toBe("partially_captured")
+      expect(shown.summary.paid_total).toBe(5)
+      // A later tick changes nothing more (the take-back is done once).
+      await reconcileTick(container, { now: () => new Date(Date.now() + 120_000) })
+      expect(await medusaRecord(container, payment.id, orderId)).toEqual(medusa)
+
+      const again = await api.post(`/admin/payments/${payment.id}/capture`, { amount: 5.42 }, admin)
+      expect(again.status).toBe(200)
+      const captures = onlyGatewayOrder(sandbox(), session.id).transactions.filter((t: any) => t.type === "capture")
+      expect(captures.map((t: any) => t.status)).toEqual(["approved", "declined", "approved"])
+      const paid = await medusaRecord(container, payment.id, orderId)
+      expect(paid.captures.map((c) => c.amount)).toEqual([5, 5.42])
+      expect(paid.collection).toMatchObject({ status: "completed", captured_amount: 10.42 })
+    })
+
+    it("a refund still undecided when the provider stopped waiting, declined later: Medusa's Refund and its order transaction are taken back, the admin refunds again", async () => {
+      const container = getContainer()
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const orderId = await waitForOrder(container, cart.id)
+      const [payment] = await paymentsForSession(container, session.id)
+      const orderid = onlyGatewayOrder(sandbox(), session.id).orderid
+
+      sandbox().control.addFault({ kind: "outcome", status: "unknown", operation: "RETURN", times: 1 })
+      expect((await api.post(`/admin/payments/${payment.id}/refund`, { amount: 3 }, admin)).status).toBe(200)
+      const [pending] = await paymentsForSession(container, session.id)
+      const entry = (pending.data as any).refunds[0]
+      expect(entry.status).toBe("unknown")
+      sandbox().control.forceStatus(orderid, "declined", "Return refused by the acquirer")
+      const flagged = await waitFor("the declined refund is flagged", async () => {
+        await reconcileTick(container, { now: ahead })
+        const [row] = await watchRows(container, { session_id: session.id, target: `refund:${entry.id}` })
+        return row && row.state !== "pending" ? row : false
+      })
+      expect(flagged).toMatchObject({ state: "flagged", last_status: "declined" })
+      const [logged] = await callbackRows(container, { client_orderid: session.id, source: "reconcile" })
+      expect(logged).toMatchObject({ type: "reversal", status: "declined", amount: "3.00", outcome: "flagged" })
+      expect(logged.outcome_detail).toMatch(/taken back Medusa's Refund/)
+
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const refundsOf = async () => (await query.graph({ entity: "refund", fields: ["id", "amount"], filters: { payment_id: payment.id } })).data
+      expect(await refundsOf()).toEqual([])
+      const transactions = await container.resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId })
+      expect(transactions.filter((t: any) => t.reference === "refund")).toEqual([])
+      const record = await medusaRecord(container, payment.id, orderId)
+      expect(record.collection).toMatchObject({ status: "completed", refunded_amount: 0 })
+      const shown = (await api.get(`/admin/orders/${orderId}?fields=payment_status,summary`, admin)).data.order
+      expect(shown.payment_status).toBe("captured")
+      expect(shown.summary.refunded_total).toBe(0)
+      // The refund's credit line stays: the order still owes the shopper the 3.00 the merchant meant to give back.
+      expect(shown.summary.pending_difference).toBe(-3)
+
+      const again = await api.post(`/admin/payments/${payment.id}/refund`, { amount: 3 }, admin)
+      expect(again.status).toBe(200)
+      const returns = onlyGatewayOrder(sandbox(), session.id).transactions.filter((t: any) => t.type === "reversal")
+      expect(returns.map((t: any) => t.status)).toEqual(["declined", "approved"])
+      expect((await refundsOf()).map((r: any) => Number(r.amount))).toEqual([3])
+      expect((await medusaRecord(container, payment.id, orderId)).collection).toMatchObject({ refunded_amount: 3 })
+      const settled = (await api.get(`/admin/orders/${orderId}?fields=summary`, admin)).data.order
+      expect(settled.summary).toMatchObject({ refunded_total: 3, pending_difference: 0 })
     })
 
     it("an approved payment for a session deleted after a cart change is given back at the gateway, not ignored, and never an order", async () => {

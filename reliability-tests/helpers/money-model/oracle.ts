@@ -16,6 +16,7 @@
 import { reconcileTick } from "../../../integration-tests/helpers/reconcile-tick"
 import { DEFAULT_PROCESSING_WINDOW_MS } from "../../../src/core/connection"
 import { attentionItems } from "../../../src/core/dashboard/attention"
+import { isApproved, isFinal } from "../../../src/gateway/statuses"
 import { sessionIdFromClientOrderId } from "../../../src/core/checkout/client-order-id"
 import { toMinorUnits } from "../../../src/gateway/money"
 import type { TransactionView } from "../../../src/sandbox"
@@ -117,6 +118,8 @@ export async function readLedgers(world: World, checkouts: Checkout[]): Promise<
   })
 }
 
+const takenBack = (e: any) => e?.pending !== true && isFinal(e?.status) && !isApproved(e?.status)
+
 /** The plugin's ledger entries of a payment's data (pending ones: sent or maybe sent, not settled yet). */
 function ledgerOf(captures: any, refunds: any, voidEntry: any) {
   const list = (x: any): any[] => (Array.isArray(x) ? x : [])
@@ -127,8 +130,10 @@ function ledgerOf(captures: any, refunds: any, voidEntry: any) {
     pendingRefunded: pending(refunds).reduce((n, e) => n + amountOf(e), 0n),
     pendingEntries: pending(captures).length + pending(refunds).length + (voidEntry?.pending === true ? 1 : 0),
     voidPending: voidEntry?.pending === true,
-    ledgerCaptures: list(captures).length,
-    ledgerRefunds: list(refunds).filter((e) => e?.id !== "cancel").length,
+    // An entry the gateway declined after Medusa booked it is taken back from Medusa by reconciliation (its Capture /
+    // Refund row is gone): it is no longer one of Medusa's.
+    ledgerCaptures: list(captures).filter((e) => !takenBack(e)).length,
+    ledgerRefunds: list(refunds).filter((e) => e?.id !== "cancel" && !takenBack(e)).length,
   }
 }
 

@@ -10,7 +10,10 @@
  *   filtered            → Medusa shows money moved that the gateway did not move: the entry gets the final status and
  *                         the reason, the watch is `flagged`, a warning is logged, and the event goes to the callback log
  *                         (source `reconcile`, outcome `flagged`) and the order's metadata.payneteasy_events
- *                         (reflect-later-event.ts). We never create or delete Medusa Captures / Refunds here.
+ *                         (reflect-later-event.ts). A declined capture or refund is then taken back from Medusa
+ *                         (steps/take-back-medusa-record.ts: its row, its order transaction, the collection's totals),
+ *                         so the order shows what the gateway holds and the admin can capture or refund again; the
+ *                         attention item says so. A declined void is only flagged.
  * - still not final     → next check on the backoff; after an hour the watch is flagged for a person.
  * - not shown yet       → an entry whose request's reply was lost and whose STATUS did not show it yet (no serial,
  *                         `afterSerial` = the order's latest serial before it was sent; core/checkout/follow-up.ts):
@@ -40,6 +43,7 @@ import { callbackParams } from "../../gateway/callback"
 import { errorCodeOf, errorMessageOf, serialNumberOf, transactionTypeOf } from "../../gateway/replies"
 import { reflectLaterEvent, removeReflectedEvent, type ConfirmedEventFact } from "../../core/callbacks/reflect-later-event"
 import { updateWatchStep } from "./steps/update-watch"
+import { takeBackMedusaRecordStep } from "./steps/take-back-medusa-record"
 import { onLatestPaymentData, withoutWriteBackMark } from "../../core/checkout/payment-ledger"
 import { containerLedgerStore, RECONCILIATION_WRITE } from "../../core/checkout/payment-ledger-store"
 import { ensureWatched, watchService as service } from "../../core/reconciliation/watch"
@@ -139,6 +143,13 @@ async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>
   }
 }
 
+/** What the attention item says happened to Medusa's record of a declined entry (takeBackMedusaRecordStep). */
+const TAKEN_BACK: Record<LedgerKind, string> = {
+  capture: "the plugin has taken back Medusa's Capture (the order owes that amount again; capture it again or ask the shopper to pay)",
+  refund: "the plugin has taken back Medusa's Refund (the money is still with the merchant; refund it again or contact the shopper)",
+  void: "Medusa shows money moved that did not move; a person must correct the order",
+}
+
 /** Records a declined ledger entry in the callback log (flagged) and on the order; returns what was written. */
 async function flagDeclined(
   container: MedusaContainer,
@@ -175,7 +186,7 @@ async function flagDeclined(
     reason: answer.errorMessage ?? answer.errorCode ?? null, receivedAt: logRow.received_at,
   }
   const where = await reflectLaterEvent(container, fact, payment.payment_collection_id)
-  const detail = `${kind} ${entry.id} of payment ${payment.id} was ${answer.status} by the gateway after Medusa recorded it: Medusa shows money moved that did not move; a person must correct the order (${where})`
+  const detail = `${kind} ${entry.id} of payment ${payment.id} was ${answer.status} by the gateway after Medusa recorded it: ${TAKEN_BACK[kind]} (${where})`
   await svc.updatePaynetEasyCallbacks({ id: logRow.id, outcome: "flagged", outcome_detail: detail.slice(0, 1000), processed_at: new Date() })
   return { detail, logId: logRow.id, fact, created }
 }
@@ -250,6 +261,11 @@ export const reconcileLedgerEntryWorkflow = createWorkflow(
     })
     const flagged = when("payneteasy-ledger-status-is-declined", { decided }, ({ decided }) => !!decided && !isApproved(decided.answer.status)).then(
       () => flagDeclinedStep(transform({ decided, input }, ({ decided, input }) => ({ providerId: input.row.provider_id, look: decided! })))
+    )
+    // A declined capture or refund: Medusa's Capture / Refund row, its order transaction and the collection's totals
+    // are taken back, so the order shows what the gateway holds (and the admin can capture or refund again).
+    when("payneteasy-ledger-record-to-take-back", { decided }, ({ decided }) => !!decided && !isApproved(decided.answer.status) && decided.kind !== "void").then(() =>
+      takeBackMedusaRecordStep(transform({ decided }, ({ decided }) => ({ kind: decided!.kind as "capture" | "refund", id: decided!.entry.id, paymentId: decided!.payment.id })))
     )
     const check = transform({ input, look, flagged }, ({ input, look, flagged }) =>
       ledgerCheck(input.row, look, new Date(input.checkedAt), flagged ?? undefined)

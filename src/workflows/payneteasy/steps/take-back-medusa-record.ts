@@ -1,0 +1,78 @@
+/**
+ * The reconciliation step that takes back Medusa's record of a capture or refund the gateway declined after Medusa had
+ * booked it (the request was still processing when the provider answered; reconcile-ledger.ts). Without it the order
+ * shows money captured (or returned) that never moved: the admin ships unpaid goods, and the payment module refuses
+ * the capture that would collect the money (`captured_at` is set, the room is used up).
+ *
+ * What it does, each part idempotent (a second run finds nothing to remove and writes the same totals):
+ * - deletes the Capture / Refund row (payment module `deleteCaptures` / `deleteRefunds`, as Medusa itself does when a
+ *   provider throws), and the order transaction Medusa's workflow added for it (order module
+ *   `deleteOrderTransactions`, which also puts the order summary's paid / refunded totals right); a refund's credit
+ *   line stays, so the order shows the refund as still owed to the shopper (what is true: the merchant has the money);
+ * - a capture: clears the Payment's `captured_at` (it is no longer fully captured);
+ * - writes the collection's totals and status again (core/checkout/collection-totals.ts: Medusa's own rule).
+ * No compensation: a deleted row cannot be brought back as it was; it is the workflow's last write before the watch,
+ * and being idempotent, a failed run is simply run again by the next tick.
+ */
+import { Modules } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { collectionTotals } from "../../../core/checkout/collection-totals"
+
+export interface TakeBackInput {
+  kind: "capture" | "refund"
+  /** The Medusa Capture / Refund id (the ledger entry's id). */
+  id: string
+  paymentId: string
+}
+
+export const takeBackMedusaRecordStep = createStep(
+  "payneteasy-take-back-medusa-record",
+  async (input: TakeBackInput, { container }) => {
+    const payments = container.resolve(Modules.PAYMENT)
+    const orders = container.resolve(Modules.ORDER)
+    const payment = await payments.retrievePayment(input.paymentId, {
+      select: ["id", "captured_at", "payment_collection_id"],
+      relations: ["captures", "refunds"],
+    })
+    const rows = (input.kind === "capture" ? payment.captures : payment.refunds) ?? []
+    const removed = rows.some((r) => r.id === input.id)
+    if (removed) {
+      if (input.kind === "capture") await payments.deleteCaptures([input.id])
+      else await payments.deleteRefunds([input.id])
+    }
+    const transactions = await orders.listOrderTransactions({ reference: input.kind, reference_id: input.id }, { select: ["id", "order_id", "version"] })
+    if (transactions.length) {
+      // The order module takes a deleted transaction out of the summary of the transaction's own version only; a
+      // refund adds a credit line (a new order version) right after its transaction, and an edit may have come since.
+      // So the transaction is first moved to the order's current version, whose summary then loses it.
+      const [order] = await orders.listOrders({ id: transactions[0].order_id }, { select: ["id", "version"] })
+      const stale = transactions.filter((t) => order && (t as { version?: number }).version !== order.version)
+      if (stale.length) {
+        await (orders as unknown as { updateOrderTransactions(d: Array<{ id: string; version: number }>): Promise<unknown> })
+          .updateOrderTransactions(stale.map((t) => ({ id: t.id, version: order.version })))
+      }
+      await orders.deleteOrderTransactions(transactions.map((t) => t.id))
+    }
+    if (input.kind === "capture" && payment.captured_at) {
+      await payments.updatePayment({ id: payment.id, captured_at: null } as Parameters<typeof payments.updatePayment>[0])
+    }
+    const collection = await payments.retrievePaymentCollection(payment.payment_collection_id, {
+      select: ["id", "amount", "raw_amount", "currency_code"],
+      relations: ["payment_sessions", "payments.captures", "payments.refunds"],
+    })
+    const live = collection.payments ?? []
+    const totals = collectionTotals({
+      amount: (collection as { raw_amount?: never }).raw_amount ?? collection.amount,
+      currency: collection.currency_code,
+      sessions: (collection.payment_sessions ?? []).map((s) => ({ status: s.status, amount: (s as { raw_amount?: never }).raw_amount ?? s.amount })),
+      captures: live.flatMap((p) => p.captures ?? []).map((c) => (c as { raw_amount?: never }).raw_amount ?? c.amount),
+      refunds: live.flatMap((p) => p.refunds ?? []).map((r) => (r as { raw_amount?: never }).raw_amount ?? r.amount),
+    })
+    const { completed, ...figures } = totals
+    await payments.updatePaymentCollections(collection.id, {
+      ...figures,
+      completed_at: completed ? undefined : null,
+    } as Parameters<typeof payments.updatePaymentCollections>[1])
+    return new StepResponse({ removed, transactions: transactions.length, status: totals.status })
+  }
+)
