@@ -114,6 +114,59 @@ medusaIntegrationTestRunner({
       expect(after.data.captures).toEqual([expect.objectContaining({ amount: "4.20", status: "approved" })])
     })
 
+    it.each(["at once", "again"])("two partial captures %s while the gateway still processes the first: Medusa books exactly what the gateway captured", async (how) => {
+      // Fault trials (seed 20261123, CI of stop 62): "capture partial (twice at once) under slow-processing", after
+      // which the gateway held 3 CAPTUREs and Medusa 2.
+      const { payment, orderid } = await placedOrder()
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "CAPTURE", times: 1 })
+      const send = () => answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 3.43 }, admin))
+      const answers = how === "at once" ? await Promise.all([send(), send()]) : [await send(), await send()]
+      const gatewayCaptures = () => (sandbox().control.transaction(orderid)?.transactions ?? []).filter((t: any) => t.type === "capture")
+      await gatewayDone(orderid, async () => ((await paymentOf(payment.payment_session_id)).data.captures ?? []).every((c: any) => c.status === "approved" || c.status === "declined"))
+      const after = await paymentOf(payment.payment_session_id)
+      const approved = gatewayCaptures().filter((t: any) => t.status === "approved")
+      expect({
+        answers: answers.map((a) => a.status).sort(),
+        medusa: after.captures.map((c: any) => Number(c.amount)),
+        gateway: approved.map((t: any) => Number(t.amount)),
+        captured: sandbox().control.transaction(orderid)?.captured,
+      }).toEqual({
+        answers: answers.map((a) => a.status).sort(),
+        medusa: approved.map((t: any) => Number(t.amount)),
+        gateway: approved.map((t: any) => Number(t.amount)),
+        captured: (approved.length * 3.43).toFixed(2),
+      })
+      expect(after.data.captures.filter((c: any) => c.status === "approved")).toHaveLength(after.captures.length)
+    })
+
+    it("a refund or a capture while an earlier capture is sent and not shown by STATUS yet: refused in words, nothing sent; once STATUS shows it, it is confirmed and the refund goes", async () => {
+      // Fault trials (seed 20261123, CI of stop 62): two captures confirmed, a third held by a slow gateway (not shown by
+      // STATUS), then a refund: the RETURN became the order's latest transaction, so STATUS (which describes only the
+      // latest) could never show the third capture; it was left for a person, 2 Medusa captures counted vs 3 at the gateway.
+      const { payment, orderid } = await placedOrder()
+      expect((await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 3.43 }, admin))).status).toBe(200)
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "CAPTURE", times: 1 })
+      expect((await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 3.43 }, admin))).status).toBe(200)
+      const held = (await paymentOf(payment.payment_session_id)).data.captures[1]
+      expect(held).toMatchObject({ pending: true, status: "unknown" })
+      expect(held.serialNumber).toBeUndefined()
+
+      const refund = await answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 1 }, admin))
+      const capture = await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 1 }, admin))
+      expect({ refund: refund.status, capture: capture.status, returns: requests("RETURN"), captures: requests("CAPTURE") })
+        .toEqual({ refund: 400, capture: 400, returns: 0, captures: 2 })
+      expect(String(refund.data?.message)).toMatch(/earlier capture of 3\.43 EUR may still be processing at the gateway.*nothing was sent/)
+      const during = await paymentOf(payment.payment_session_id)
+      expect({ refunds: during.refunds.length, captures: during.captures.length }).toEqual({ refunds: 0, captures: 2 })
+
+      await gatewayDone(orderid, async () => (await paymentOf(payment.payment_session_id)).data.captures[1]?.status === "approved")
+      expect((await paymentOf(payment.payment_session_id)).data.captures[1]).toMatchObject({ status: "approved" })
+      expect((await answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 1 }, admin))).status).toBe(200)
+      const after = await paymentOf(payment.payment_session_id)
+      expect({ medusa: after.captures.length, gateway: sandbox().control.transaction(orderid)?.captured, returned: sandbox().control.transaction(orderid)?.returned })
+        .toEqual({ medusa: 2, gateway: "6.86", returned: "1.00" })
+    })
+
     it("a refund queued behind a pending capture while another capture is still on its way: refused, no RETURN (the gateway would release the hold)", async () => {
       // Found from outside (issue 49): capture A pending at a slow gateway, a refund R and a capture B sent meanwhile.
       // Medusa writes B's Capture row before it calls the provider, so R, whose turn comes first, saw B's row as captured
@@ -136,7 +189,9 @@ medusaIntegrationTestRunner({
       expect({ refund: r.status, returns: requests("RETURN"), released: sandbox().control.transaction(orderid)?.released }).toEqual({
         refund: 400, returns: 0, released: "0.00",
       })
-      expect(String(r.data?.message)).toMatch(/not confirmed by the gateway yet/)
+      // refused by the rule for a capture not shown by STATUS yet (core/checkout/unshown-request.ts), before the refund
+      // room's own check (core/checkout/refund-room.ts) that says the same of a capture still processing
+      expect(String(r.data?.message)).toMatch(/capture of 4\.20 EUR may still be processing at the gateway and is not confirmed yet/)
       expect((await paymentOf(payment.payment_session_id)).refunds).toEqual([])
     })
 

@@ -7,7 +7,7 @@
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { isApproved, isDeclined, isInitialTransactionType } from "../../gateway/statuses"
-import { isNotFound } from "../connection"
+import { DEFAULT_PROCESSING_WINDOW_MS, isNotFound } from "../connection"
 import type { SessionData } from "./session-data"
 import { toGatewayAmount, toMinor } from "./amounts"
 import { captureAmount } from "./capture-amount"
@@ -22,6 +22,7 @@ import { sessionHoldsOrderMoney } from "./paid-collection"
 import { holdReleased } from "./hold-release"
 import { sessionHolder } from "./session-holder"
 import { orderIdOf, transactionTypeOf } from "../../gateway/replies"
+import { refuseWhileUnshown } from "./unshown-request"
 
 type Data = Record<string, unknown>
 
@@ -40,6 +41,9 @@ function requireMedusaId(id: string | undefined, what: string): string {
   }
   return id
 }
+
+/** How long a request whose reply was lost may still be processing at the gateway (core/connection). */
+const windowOf = (ctx: ProviderContext) => ctx.options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS
 
 type FollowAsk = { orderId?: string; amount?: string; comment?: string }
 
@@ -71,6 +75,7 @@ export async function capture(ctx: ProviderContext, cradle: unknown, data: Sessi
   if (data.captures?.some((c) => c.id === id)) return data // replay of the same Medusa capture
   if (data.transactionType === "sale") return data // a sale captured the money when it was approved
   const orderId = requireOrderId(data, "capture")
+  refuseWhileUnshown(data, new Date(), windowOf(ctx), "capture")
   const amount = await captureAmount(cradle, id, data.currency)
   const entry = await follow(ctx, "CAPTURE", { orderId, amount }, data)
   return { ...data, captures: [...(data.captures ?? []), { id, amount, currency: data.currency, ...entry }] }
@@ -80,6 +85,7 @@ export async function refund(ctx: ProviderContext, cradle: unknown, data: Sessio
   const id = requireMedusaId(refundId, "refund")
   if (data.refunds?.some((r) => r.id === id)) return data
   const orderId = requireOrderId(data, "refund")
+  refuseWhileUnshown(data, new Date(), windowOf(ctx), "refund")
   const amount = toGatewayAmount(requested, data.currency)
   if (toMinor(amount, data.currency) <= 0n) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "Refund amount must be greater than zero")
@@ -110,6 +116,7 @@ export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: 
     )
     return data
   }
+  refuseWhileUnshown(data, new Date(), windowOf(ctx), "cancel")
   const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", statusOf(data)))
   // STATUS describes the order's latest transaction.
   const type = transactionTypeKey(transactionTypeOf(reply))
