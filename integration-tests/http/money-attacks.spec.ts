@@ -162,6 +162,31 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("an admin's cancel whose STATUS answers about another order", () => {
+      it("does not take that answer for this order: nothing canceled, the hold kept; the next cancel releases it once", async () => {
+        // Found from outside (stop 62): the cancel asked STATUS and, answered with another order's approved void, took
+        // this preauth for voided: Medusa canceled the order and the Payment, the gateway still held all of it, and
+        // nothing (reconciliation, the attention list) ever looked at it again.
+        const other = await placedOrder(PROVIDER_IDS.hosted)
+        expect((await answer(api.post(`/admin/orders/${other.order.id}/cancel`, {}, admin))).status).toBe(200)
+        expect(ledger(other.orderid)).toEqual(["preauth approved", "void approved"])
+
+        const { collectionId, orderid, order } = await placedOrder(PROVIDER_IDS.hosted)
+        sandbox().control.addFault({ kind: "status-foreign", orderid: other.orderid, operation: "STATUS", times: 1 })
+        const res = await answer(api.post(`/admin/orders/${order.id}/cancel`, {}, admin))
+        const [payment] = await paymentsOf(collectionId)
+        const { data: [o] } = await getContainer().resolve("query").graph({ entity: "order", fields: ["status"], filters: { id: order.id } })
+        expect({ answered: res.status >= 400, order: (o as any).status, paymentCanceled: !!payment.canceled_at, gateway: ledger(orderid) }).toEqual({
+          answered: true, order: "pending", paymentCanceled: false, gateway: ["preauth approved"],
+        })
+        expect(String(res.data?.message)).toMatch(/another/)
+
+        const again = await answer(api.post(`/admin/orders/${order.id}/cancel`, {}, admin))
+        expect(again.status).toBe(200)
+        expect(ledger(orderid)).toEqual(["preauth approved", "void approved"])
+      })
+    })
+
     describe("a stale tab racing the cart's completion (truly parallel requests)", () => {
       it.each([1, 2])("round %i: either the order keeps its preauth and the new session is refused, or nothing is ordered and the hold is released", async () => {
         sandbox().control.addFault({ kind: "callback-off" }) // only the two racing requests complete the cart

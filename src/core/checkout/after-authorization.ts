@@ -23,6 +23,7 @@ import { holdReleased } from "./hold-release"
 import { sessionHolder } from "./session-holder"
 import { orderIdOf, transactionTypeOf } from "../../gateway/replies"
 import { refuseWhileUnshown } from "./unshown-request"
+import { idMismatch } from "./reply-match"
 
 type Data = Record<string, unknown>
 
@@ -118,6 +119,15 @@ export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: 
   }
   refuseWhileUnshown(data, new Date(), windowOf(ctx), "cancel")
   const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", statusOf(data)))
+  // A reply about another order says nothing of this one (its "approved void" would leave this hold on the card).
+  const mismatch = idMismatch(reply, data)
+  if (mismatch) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `PaynetEasy cancel: the gateway's STATUS answered about another payment (${mismatch}), so nothing was sent and nothing is canceled. ` +
+        `Try again; if it happens again, check order ${data.orderId} in the PaynetEasy back office`
+    )
+  }
   // STATUS describes the order's latest transaction.
   const type = transactionTypeKey(transactionTypeOf(reply))
   if (type === "void" && isApproved(reply)) {
@@ -165,6 +175,11 @@ export async function releaseDeleted(ctx: ProviderContext, cradle: unknown, data
   try {
     // one STATUS decides: by client_orderid alone when the gateway order id was never learned
     const reply = await ctx.client.request("STATUS", statusOf(data))
+    const mismatch = idMismatch(reply, data)
+    if (mismatch) {
+      ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted, but the STATUS of ${what} answered about another payment (${mismatch}); nothing moved`)
+      return undefined
+    }
     const orderId = data.orderId ?? orderIdOf(reply)
     if (!orderId) return undefined
     const status = toSessionStatus({ status: reply.status, transactionType: transactionTypeOf(reply) ?? data.transactionType })
@@ -206,7 +221,7 @@ export async function giveBackInFull(ctx: ProviderContext, data: SessionData, co
     // Refused too: if the order is already fully voided / reversed, cancelling is done; otherwise say why not.
     const now = await ctx.client.request("STATUS", statusOf(data)).catch(() => undefined)
     const kind = transactionTypeKey(transactionTypeOf(now))
-    if (e instanceof GatewayRefusal && !!now && isApproved(now) && (kind === "void" || kind === "reversal")) {
+    if (e instanceof GatewayRefusal && !!now && !idMismatch(now, data) && isApproved(now) && (kind === "void" || kind === "reversal")) {
       return { ...data, voided: true, gatewayStatus: now.status }
     }
     throw e
