@@ -244,6 +244,33 @@ medusaIntegrationTestRunner({
         expect(sandbox().control.transaction(staleOrder.orderid)).toMatchObject({ voided: true, released: "10.42" })
       })
 
+      it("a page opened before the order is canceled and paid after it: that payment is given back once; the canceled order holds nothing", async () => {
+        // Found from outside (stop 62): the cancel returned the order's captured money and the link then said canceled,
+        // but the hosted page already open was still paid: the collection became authorized (a live Payment, the
+        // gateway holding the preauth) on a canceled order, with no attention item, and neither cancel nor capture
+        // could touch it any more.
+        const { orderId, collectionId, url } = await editedOrderLink(PROVIDER_IDS.hosted)
+        const open = await pressPay(url)
+        expect(open.status).toBe(303)
+        const [openSession] = await sessionsOf(collectionId)
+        expect((await api.post(`/admin/orders/${orderId}/cancel`, {}, admin)).status).toBe(200)
+        await payHostedPage(open.location!, CARD)
+        const [gw] = sandbox().control.byClientOrderId(openSession.id)
+        await sandbox().control.waitForOutcome(gw.orderid)
+        const givenBack = () => (sandbox().control.transaction(gw.orderid)?.transactions ?? []).filter((t: any) => (t.type === "void" || t.type === "reversal") && t.status === "approved")
+        await waitFor("the canceled order's payment given back", async () => {
+          await reconcileTick(getContainer(), { now: () => new Date(Date.now() + 6_000) })
+          return givenBack().length > 0
+        }, 30_000)
+        const after = await orderView(orderId)
+        const collection = after.payment_collections.find((c: any) => c.id === collectionId)
+        expect({ payments: collection.payments.length, authorized: collection.status === "authorized" }).toEqual({ payments: 0, authorized: false })
+        expect(givenBack()).toHaveLength(1)
+        // the whole 20.84: Medusa's edit of an order only authorized canceled that authorization and asked for the whole
+        // new total in the link's collection
+        expect(sandbox().control.transaction(gw.orderid)).toMatchObject({ voided: true, released: "20.84" })
+      })
+
       it("a declined payment says so with the gateway's reason, and the link is paid again on a new page; nothing is booked for the decline", async () => {
         const { orderId, collectionId, url } = await editedOrderLink()
         const first = await pressPay(url)

@@ -43,6 +43,10 @@ export interface SessionFacts {
 /** Pure: why deleting this session must move no money (it backs a Payment, or its collection holds money), or undefined. */
 export function sessionHoldsOrderMoney(session: SessionFacts): string | undefined {
   if (session.payment) return `it backs payment ${session.payment.id}`
-  const refusal = session.payment_collection ? paidCollectionRefusal(session.payment_collection) : undefined
+  const collection = session.payment_collection
+  // A canceled collection holds no money of its own (its Payments are canceled with it; a live one still counts): a
+  // session of it paid after the cancel is given back (core/payment-links/stale-amount.ts giveBackReason).
+  const facts = collection?.status === PaymentCollectionStatus.CANCELED ? { ...collection, status: undefined } : collection
+  const refusal = facts ? paidCollectionRefusal(facts) : undefined
   return refusal ? `its payment collection is ${session.payment_collection?.status ?? "paid"}` : undefined
 }

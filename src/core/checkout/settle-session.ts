@@ -26,7 +26,7 @@ import { findSession, type SessionInfo } from "../callbacks/verify"
 import { reflectRebillSettlement } from "../saved-cards/rebill-outcome"
 import { collectionLockKey } from "../locks/collection-lock"
 import { bookCapturesOnOrder } from "./book-captures"
-import { paysAStaleAmount } from "../payment-links/stale-amount"
+import { giveBackReason, type GiveBackReason } from "../payment-links/stale-amount"
 
 export type SettleOutcome =
   /** the gateway approved; a Payment exists and, when the session belongs to a cart, the order exists */
@@ -82,19 +82,29 @@ async function completeCart(container: MedusaContainer, cartId: string): Promise
 
 /**
  * A session of an order's own collection whose registered amount the collection no longer asks (the order was edited
- * after its page opened; core/payment-links/stale-amount.ts) is deleted instead of authorized: Medusa's deleteSession
- * runs the provider's release (after-authorization.ts releaseDeleted: STATUS, then void or full return, once). Only a
- * page or card payment of ours: a saved-card charge or renewal is charged at its collection's amount when it is made.
+ * after its page opened), or whose order or collection is canceled (core/payment-links/stale-amount.ts), is deleted
+ * instead of authorized: Medusa's deleteSession runs the provider's release (after-authorization.ts releaseDeleted:
+ * STATUS, then void or full return, once). The amount rule is for a page or card payment of ours only: a saved-card
+ * charge is charged at its collection's amount when it is made. A renewal's recorded charge is never given back here.
  */
-async function givenBackAsStale(container: MedusaContainer, session: SessionInfo): Promise<boolean> {
+async function givenBack(container: MedusaContainer, session: SessionInfo, orderId: string | undefined): Promise<GiveBackReason | undefined> {
   const data = session.data as { amount?: unknown; currency?: unknown; cardRefId?: unknown; recurring_charge_id?: unknown } | undefined
-  if (!data || data.cardRefId || data.recurring_charge_id || typeof data.currency !== "string") return false
+  if (!data || data.recurring_charge_id || typeof data.currency !== "string") return undefined
   const paymentModule = container.resolve(Modules.PAYMENT)
-  const [collection] = await paymentModule.listPaymentCollections({ id: session.payment_collection_id }, { select: ["id", "amount", "raw_amount"] })
-  const asked = (collection as { raw_amount?: BigNumberInput; amount?: BigNumberInput } | undefined)
-  if (!paysAStaleAmount(data.amount, asked?.raw_amount ?? asked?.amount, data.currency)) return false
-  await paymentModule.deletePaymentSession(session.id)
-  return true
+  const [collection] = await paymentModule.listPaymentCollections({ id: session.payment_collection_id }, { select: ["id", "amount", "raw_amount", "status"] })
+  const asked = collection as { raw_amount?: BigNumberInput; amount?: BigNumberInput; status?: string } | undefined
+  const [order] = orderId ? await container.resolve(Modules.ORDER).listOrders({ id: orderId }, { select: ["id", "status"] }) : []
+  const reason = giveBackReason({
+    registered: data.amount, asked: asked?.raw_amount ?? asked?.amount, currency: data.currency, amountMatters: !data.cardRefId,
+    orderStatus: order?.status, collectionStatus: asked?.status,
+  })
+  if (reason) await paymentModule.deletePaymentSession(session.id)
+  return reason
+}
+
+const GIVEN_BACK: Record<GiveBackReason, string> = {
+  "stale-amount": "paid at an amount the order's payment collection no longer asks (the order changed after the page opened): given back, the link stays payable",
+  "order-canceled": "paid after its order (or payment collection) was canceled: given back, the order owes nothing",
 }
 
 /**
@@ -146,7 +156,8 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
     const answer = await locking.execute(
       session.payment_collection_id ? collectionLockKey(l.cartId, session.payment_collection_id) : (l.cartId ?? session.id),
       async () => {
-        if (!l.cartId && (await givenBackAsStale(container, session))) return { payment: undefined, stale: true }
+        const reason = l.cartId ? undefined : await givenBack(container, session, l.orderId)
+        if (reason) return { payment: undefined, givenBack: reason }
         try {
           const payment = await paymentModule.authorizePaymentSession(session.id, {})
           return { payment: payment ?? undefined }
@@ -159,11 +170,8 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
       },
       { timeout: LOCK_TIMEOUT_S }
     )
-    if ("stale" in answer) {
-      return {
-        outcome: "no_session", cartId: l.cartId, orderId: l.orderId,
-        detail: "paid at an amount the order's payment collection no longer asks (the order changed after the page opened): given back, the link stays payable",
-      }
+    if ("givenBack" in answer && answer.givenBack) {
+      return { outcome: "no_session", cartId: l.cartId, orderId: l.orderId, detail: GIVEN_BACK[answer.givenBack] }
     }
     if (!answer.payment) {
       const after = await findSession(container, session.id)

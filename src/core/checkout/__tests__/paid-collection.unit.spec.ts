@@ -27,5 +27,8 @@ describe("paid collections", () => {
     expect(sessionHoldsOrderMoney({ payment: { id: "pay_1" } })).toMatch(/pay_1/)
     expect(sessionHoldsOrderMoney({ payment: null, payment_collection: { status: "completed" } })).toMatch(/completed/)
     expect(sessionHoldsOrderMoney({ payment: null, payment_collection: { status: "awaiting", payments: [] } })).toBeUndefined()
+    // canceled: nothing of its own is held (a page paid after the cancel goes back), unless a Payment of it still lives
+    expect(sessionHoldsOrderMoney({ payment: null, payment_collection: { status: "canceled", payments: [{ id: "pay_2", canceled_at: "2026-12-04" }] } })).toBeUndefined()
+    expect(sessionHoldsOrderMoney({ payment: null, payment_collection: { status: "canceled", payments: [{ id: "pay_3", canceled_at: null }] } })).toMatch(/canceled/)
   })
 })
