@@ -167,6 +167,26 @@ medusaIntegrationTestRunner({
         .toEqual({ medusa: 2, gateway: "6.86", returned: "1.00" })
     })
 
+    it("two captures at once, the second refused while the first is not shown by STATUS: after a tick the order's summary counts only the capture Medusa kept", async () => {
+      // The money model (seed 20261202, stop 62): Medusa's capturePaymentWorkflow books an order transaction for every
+      // Capture row of the payment it sees, and saw the second one's row before the payment module deleted it (its
+      // provider call refused): the order summary said 0.20 paid for one capture of 0.10, and nothing at the gateway.
+      const { payment, orderid } = await placedOrder()
+      sandbox().control.addFault({ kind: "slow-processing", ms: FOREVER, operation: "CAPTURE", times: 1 })
+      const answers = await Promise.all([1, 2].map(() => answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 0.1 }, admin))))
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 400])
+      const orderId = (await getContainer().resolve("query").graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: payment.payment_collection_id } })).data[0].order_id
+      const paidTotal = async () => Number((await api.get(`/admin/orders/${orderId}?fields=summary`, admin)).data.order.summary.paid_total)
+      await reconcileTick(getContainer(), { now: () => new Date(Date.now() + 6_000) })
+      const kept = (await paymentOf(payment.payment_session_id)).captures
+      expect({ captures: kept.length, paid: await paidTotal() }).toEqual({ captures: 1, paid: 0.1 })
+      const transactions = await getContainer().resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "capture" })
+      expect(transactions.map((t: any) => t.reference_id)).toEqual([kept[0].id])
+
+      await gatewayDone(orderid, async () => (await paymentOf(payment.payment_session_id)).data.captures?.[0]?.status === "approved")
+      expect({ gateway: sandbox().control.transaction(orderid)?.captured, paid: await paidTotal() }).toEqual({ gateway: "0.10", paid: 0.1 })
+    })
+
     it("a refund queued behind a pending capture while another capture is still on its way: refused, no RETURN (the gateway would release the hold)", async () => {
       // Found from outside (issue 49): capture A pending at a slow gateway, a refund R and a capture B sent meanwhile.
       // Medusa writes B's Capture row before it calls the provider, so R, whose turn comes first, saw B's row as captured

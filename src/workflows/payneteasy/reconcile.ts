@@ -33,6 +33,7 @@ import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { GIVE_UP_AFTER_MS } from "../../core/reconciliation/backoff"
 import { processCallback } from "./process-callback"
 import { discoverLedger, reconcileLedgerEntryWorkflow } from "./reconcile-ledger"
+import { removeOrphanedTransactions } from "../../core/reconciliation/orphan-transactions"
 import { updateWatchStep } from "./steps/update-watch"
 import { ensureWatched, SESSION_TARGET, watchService as service } from "../../core/reconciliation/watch"
 import { settleSession } from "../../core/checkout/settle-session"
@@ -151,7 +152,9 @@ async function discover(container: MedusaContainer, now: Date): Promise<number> 
       added++
     }
   }
-  return added + (await discoverLedger(container, now, providerIds))
+  const ledger = await discoverLedger(container, now, providerIds)
+  await removeOrphanedTransactions(container, now, providerIds)
+  return added + ledger
 }
 
 /** Settles the session through the payment module (no compensation: a failed authorization is undone by the module). */

@@ -7,8 +7,9 @@
  * What it does, each part idempotent (a second run finds nothing to remove and writes the same totals):
  * - deletes the Capture / Refund row (payment module `deleteCaptures` / `deleteRefunds`, as Medusa itself does when a
  *   provider throws), and the order transaction Medusa's workflow added for it (order module
- *   `deleteOrderTransactions`, which also puts the order summary's paid / refunded totals right); a refund's credit
- *   line stays, so the order shows the refund as still owed to the shopper (what is true: the merchant has the money);
+ *   `deleteOrderTransactions` through core/checkout/order-transactions.ts, which puts the order summary's paid /
+ *   refunded totals right); a refund's credit line stays, so the order shows the refund as still owed to the shopper
+ *   (what is true: the merchant has the money);
  * - a capture: clears the Payment's `captured_at` (it is no longer fully captured);
  * - writes the collection's totals and status again (core/checkout/collection-totals.ts: Medusa's own rule).
  * No compensation: a deleted row cannot be brought back as it was; it is the workflow's last write before the watch,
@@ -17,6 +18,7 @@
 import { Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { collectionTotals } from "../../../core/checkout/collection-totals"
+import { removeOrderTransactions } from "../../../core/checkout/order-transactions"
 
 export interface TakeBackInput {
   kind: "capture" | "refund"
@@ -41,18 +43,7 @@ export const takeBackMedusaRecordStep = createStep(
       else await payments.deleteRefunds([input.id])
     }
     const transactions = await orders.listOrderTransactions({ reference: input.kind, reference_id: input.id }, { select: ["id", "order_id", "version"] })
-    if (transactions.length) {
-      // The order module takes a deleted transaction out of the summary of the transaction's own version only; a
-      // refund adds a credit line (a new order version) right after its transaction, and an edit may have come since.
-      // So the transaction is first moved to the order's current version, whose summary then loses it.
-      const [order] = await orders.listOrders({ id: transactions[0].order_id }, { select: ["id", "version"] })
-      const stale = transactions.filter((t) => order && (t as { version?: number }).version !== order.version)
-      if (stale.length) {
-        await (orders as unknown as { updateOrderTransactions(d: Array<{ id: string; version: number }>): Promise<unknown> })
-          .updateOrderTransactions(stale.map((t) => ({ id: t.id, version: order.version })))
-      }
-      await orders.deleteOrderTransactions(transactions.map((t) => t.id))
-    }
+    await removeOrderTransactions(orders, transactions)
     if (input.kind === "capture" && payment.captured_at) {
       await payments.updatePayment({ id: payment.id, captured_at: null } as Parameters<typeof payments.updatePayment>[0])
     }
