@@ -244,6 +244,51 @@ medusaIntegrationTestRunner({
         expect(sandbox().control.transaction(staleOrder.orderid)).toMatchObject({ voided: true, released: "10.42" })
       })
 
+      /** A stale page (opened, then a second edit) paid under `fault`; its gateway order and callback rows. */
+      async function stalePagePaidUnder(fault: Record<string, unknown>) {
+        const { orderId, collectionId, url } = await editedOrderLink()
+        const stale = await pressPay(url)
+        const [staleSession] = await sessionsOf(collectionId)
+        await editAddItem(getContainer(), orderId)
+        sandbox().control.addFault(fault as any)
+        const voidsBefore = requests("VOID")
+        await payHostedPage(stale.location!, CARD)
+        const [gw] = sandbox().control.byClientOrderId(staleSession.id)
+        await sandbox().control.waitForOutcome(gw.orderid)
+        const givenBack = () => (sandbox().control.transaction(gw.orderid)?.transactions ?? []).filter((t: any) => (t.type === "void" || t.type === "reversal") && t.status === "approved")
+        const row = () => callbackRows(getContainer(), { client_orderid: staleSession.id, source: "callback" }).then((rows) => rows.find((r) => r.type === "sale"))
+        return { orderId, gw, givenBack, row, voids: () => requests("VOID") - voidsBefore }
+      }
+
+      it("a stale page's give-back whose VOID answers HTTP 500 is never forgotten and never sent twice: the callback stays failed (the attention list shows it), STATUS decides", async () => {
+        // Found from outside (stop 62): the give-back ran only inside Medusa's session delete; when its VOID failed, the
+        // callback was still logged "given back", the session was gone, and nothing ever looked at it again: the card
+        // kept the stale 10.42 while the shopper paid the new amount too. A VOID whose reply failed may have been
+        // processed (a real gateway can answer 500 after processing): it is settled by STATUS or by a person, never sent
+        // again.
+        const { gw, givenBack, row, voids } = await stalePagePaidUnder({ kind: "http-500", operation: "VOID", times: 1 })
+        const failed = await waitFor("the callback left failed", async () => ((await row())?.outcome === "failed" ? row() : false), 20_000)
+        expect(failed!.outcome_detail).toMatch(/given back.*does not show it yet; STATUS decides on the next try \(nothing is sent again\)/)
+        await reconcileTick(getContainer(), { now: () => new Date(Date.now() + 6_000) })
+        expect({ voids: voids(), givenBack: givenBack().length, outcome: (await row())!.outcome }).toEqual({ voids: 1, givenBack: 0, outcome: "failed" })
+        const attention = (await api.get("/admin/payneteasy/attention", admin)).data.items as any[]
+        expect(attention.some((i) => i.orderid === gw.orderid || i.client_orderid === gw.clientOrderId)).toBe(true)
+      })
+
+      it("a stale page's give-back the gateway is still processing is confirmed by STATUS later, once", async () => {
+        const { gw, givenBack, row, voids } = await stalePagePaidUnder({ kind: "slow-processing", ms: 10 * 60_000, operation: "VOID", times: 1 })
+        await waitFor("the callback left failed while the VOID is processed", async () => (await row())?.outcome === "failed", 20_000)
+        sandbox().control.clearFaults()
+        sandbox().control.finishProcessing()
+        await waitFor("the give-back confirmed", async () => {
+          // a failed callback is retried once it is a minute old (reconcile.ts STALE_CALLBACK_MS): the tick looks ahead
+          await reconcileTick(getContainer(), { now: () => new Date(Date.now() + 61_000) })
+          return (await row())?.outcome === "processed"
+        }, 40_000)
+        expect({ voids: voids(), givenBack: givenBack().length }).toEqual({ voids: 1, givenBack: 1 })
+        expect(sandbox().control.transaction(gw.orderid)).toMatchObject({ voided: true, released: "10.42" })
+      })
+
       it("a page opened before the order is canceled and paid after it: that payment is given back once; the canceled order holds nothing", async () => {
         // Found from outside (stop 62): the cancel returned the order's captured money and the link then said canceled,
         // but the hosted page already open was still paid: the collection became authorized (a live Payment, the

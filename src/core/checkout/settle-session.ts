@@ -48,6 +48,8 @@ export type SettleResult = {
   gatewayOrderId?: string
   /** a STATUS reply was about another payment (core/checkout/reply-match.ts): a person must look */
   mismatch?: string
+  /** paid, but given back instead of booked (its session deleted: the provider's release ran once) */
+  givenBack?: GiveBackReason
   detail: string
 }
 
@@ -171,7 +173,7 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
       { timeout: LOCK_TIMEOUT_S }
     )
     if ("givenBack" in answer && answer.givenBack) {
-      return { outcome: "no_session", cartId: l.cartId, orderId: l.orderId, detail: GIVEN_BACK[answer.givenBack] }
+      return { outcome: "no_session", cartId: l.cartId, orderId: l.orderId, givenBack: answer.givenBack, detail: GIVEN_BACK[answer.givenBack] }
     }
     if (!answer.payment) {
       const after = await findSession(container, session.id)

@@ -119,6 +119,27 @@ const giveBackOrphanStep = createStep("payneteasy-give-back-orphaned-payment", a
   return new StepResponse<Result>(await giveBackOrphanedPayment(container, row))
 })
 
+/**
+ * A payment of an order's collection given back instead of booked (its order canceled, or paid at an amount the
+ * collection no longer asks: settle-session.ts): the release ran inside Medusa's session delete, whose outcome Medusa
+ * throws away. So the row goes on as any approved payment of a deleted session does (core/callbacks/orphaned-payment.ts):
+ * STATUS decides now, a give-back still processing or not shown yet leaves the row failed (the tick retries it; the
+ * attention list shows it), and one not shown within the processing window is flagged for a person. The row is marked
+ * as if its give-back had been sent (the session's release may have sent it, its reply lost), so nothing is sent again
+ * on the gateway order: STATUS confirms it, or a person does.
+ */
+async function confirmGiveBack(container: MedusaContainer, callbackId: string, why: string): Promise<Result> {
+  const row = await readRow(container, callbackId)
+  const params = (row.params as Record<string, unknown> | null) ?? {}
+  const marked = params.give_back_sent ? row : await service(container).updatePaynetEasyCallbacks({ id: row.id, params: { ...params, give_back_sent: { at: new Date().toISOString(), afterSerial: null } } })
+  try {
+    const r = await giveBackOrphanedPayment(container, { ...row, params: (marked as CallbackRow).params })
+    return { ...r, detail: `${why}; ${r.detail}` }
+  } catch (e) {
+    return { outcome: "failed", detail: `${why}; ${(e as Error).message}` }
+  }
+}
+
 /** A STATUS-confirmed later event onto the order (or payment) metadata and the event bus; undone by removing the entry. */
 const reflectLaterEventStep = createStep(
   "payneteasy-reflect-later-event",
@@ -134,9 +155,10 @@ const reflectLaterEventStep = createStep(
 /** The initial transaction: STATUS through the provider, Medusa state through the payment module and core flows. */
 const settleCallbackSessionStep = createStep(
   "payneteasy-settle-callback-session",
-  async (input: { callbackStatus: string; session: SessionInfo; links?: PaymentLinks }, { container }) => {
+  async (input: { callbackId: string; callbackStatus: string; session: SessionInfo; links?: PaymentLinks }, { container }) => {
     const { id: sessionId, provider_id: providerId } = input.session
     const result = await settleSession(container, sessionId, input.session, input.links)
+    if (result.givenBack) return new StepResponse<Result>(await confirmGiveBack(container, input.callbackId, result.detail))
     const paidNoOrder = result.outcome === "authorized" && !!result.cartId && !result.orderId
     if (result.outcome === "pending" || paidNoOrder) {
       // Paid but no order is not final either: the reconciliation tick keeps trying the cart (and flags it after
@@ -194,7 +216,7 @@ export const processPaynetEasyCallbackWorkflow = createWorkflow(
       reflectLaterEventStep(transform({ plan }, ({ plan }) => plan as Extract<Plan, { kind: "later" }>))
     )
     const initial = when("payneteasy-callback-is-initial", { plan }, ({ plan }) => plan.kind === "initial").then(() =>
-      settleCallbackSessionStep(transform({ plan }, ({ plan }) => plan as Extract<Plan, { kind: "initial" }>))
+      settleCallbackSessionStep(transform({ plan, input }, ({ plan, input }) => ({ ...(plan as Extract<Plan, { kind: "initial" }>), callbackId: input.callbackId })))
     )
     const payout = when("payneteasy-callback-is-payout", { plan }, ({ plan }) => plan.kind === "payout").then(() =>
       settlePayoutCallbackStep({ callbackId: input.callbackId })
