@@ -15,6 +15,7 @@ import { FAULT_KINDS } from "../../../src/sandbox/faults"
 import { reconcileTick } from "../../../integration-tests/helpers/reconcile-tick"
 import { PROVIDER_IDS } from "../../../integration-tests/helpers/provider-options"
 import { payerFromCart } from "../../../integration-tests/helpers/store"
+import { backendUrl } from "../../../integration-tests/helpers/backend-url"
 import { toMinorUnits } from "../../../src/gateway/money"
 import { cardDataRows, describe, readLedgers, stepProblems } from "./oracle"
 import { call, directCard, note, headersOf, hostedCard, newCart, type Checkout, type CheckoutKind, type World } from "./world"
@@ -121,15 +122,20 @@ const ordered = (c: Checkout) => !!c.orderId
 const isDirect = (c: Checkout) => c.providerId === PROVIDER_IDS.direct
 const hasPage = (c: Checkout) => c.pages.length > 0
 const isSavedCard = (c: Checkout) => c.kind === "saved-card"
+const hasCart = (c: Checkout) => c.kind !== "link"
+const isLink = (c: Checkout) => c.kind === "link"
+/** An order's first checkout (the one with the cart): what an admin edits. */
+const editable = (c: Checkout) => !!c.orderId && hasCart(c)
 
 /** The gateway operation a checkout of each kind sends first (the form registration, the card, the saved card's rebill). */
 const CHECKOUT_OPERATION: Record<CheckoutKind, string> = {
   hosted: "PREAUTHFORM", auto: "SALEFORM", direct: "PREAUTH", "direct-3ds": "PREAUTH", "saved-card": "REBILL", "off-session": "REBILL",
+  link: "SALEFORM",
 }
 
 const PROVIDER_OF: Record<CheckoutKind, string> = {
   hosted: PROVIDER_IDS.hosted, auto: PROVIDER_IDS.auto, direct: PROVIDER_IDS.direct, "direct-3ds": PROVIDER_IDS.direct,
-  "saved-card": PROVIDER_IDS.hosted, "off-session": PROVIDER_IDS.hosted,
+  "saved-card": PROVIDER_IDS.hosted, "off-session": PROVIDER_IDS.hosted, link: PROVIDER_IDS.auto,
 }
 
 function remember(c: Checkout, answer: { status: number; data: any }) {
@@ -209,11 +215,11 @@ export class Checkout_ extends Step {
 
 export class Complete extends Step {
   constructor(readonly pick: number, readonly how: Submit) { super() }
-  applies = (m: Readonly<Model>) => !!target(m, this.pick, anyCheckout)
-  operation = (m: Readonly<Model>) => (target(m, this.pick, anyCheckout)?.kind === "off-session" ? "REBILL" : "STATUS")
+  applies = (m: Readonly<Model>) => !!target(m, this.pick, hasCart)
+  operation = (m: Readonly<Model>) => (target(m, this.pick, hasCart)?.kind === "off-session" ? "REBILL" : "STATUS")
   describe = () => `complete cart (pick ${this.pick}, ${this.how})`
   async act(m: Model, w: World) {
-    const c = target(m, this.pick, anyCheckout)!
+    const c = target(m, this.pick, hasCart)!
     await submitted(this.how, () => complete(w, c))
   }
 }
@@ -337,6 +343,98 @@ export class Cancel extends Step {
   }
 }
 
+/**
+ * The order's collections the model does not know yet (an order edit's difference; a rebill's own collection), each
+ * a "link" checkout of its own: the oracle checks it like any other, and the order's summary against all of them.
+ */
+async function discoverCollections(m: Model, w: World, c: Checkout) {
+  const rows = await w.sql(`select payment_collection_id as id from order_payment_collection where order_id = ? and deleted_at is null order by created_at`, [c.orderId])
+  for (const { id } of rows) {
+    if (m.checkouts.some((x) => x.collectionId === id)) continue
+    const link: Checkout = {
+      label: `#${m.checkouts.length + 1} link of ${c.label.split(" ")[0]}`, kind: "link", customer: c.customer, cartId: "", collectionId: id,
+      providerId: PROVIDER_IDS.auto, sessionIds: [], pages: [], orderId: c.orderId,
+    }
+    m.checkouts.push(link)
+    note(w, `  the order has a new collection: ${link.label}`)
+  }
+}
+
+/**
+ * The admin edits the order through Medusa's order-edit routes: one more unit, requested and confirmed. Medusa leaves
+ * the difference in an unpaid collection (a new one, or the unpaid one it already had, grown), and on an order whose
+ * payment is only authorized it cancels that collection (the provider's VOID) and asks for the whole total anew.
+ */
+export class EditOrder extends Step {
+  constructor(readonly pick: number) { super() }
+  applies = (m: Readonly<Model>) => !!target(m, this.pick, editable)
+  operation = () => "VOID"
+  describe = () => `admin order edit: one more unit (pick ${this.pick})`
+  async act(m: Model, w: World) {
+    const c = target(m, this.pick, editable)!
+    const orderId = c.orderId!
+    const steps: Array<[string, string, unknown]> = [
+      ["begin", `/admin/order-edits`, { order_id: orderId }],
+      ["add one unit", `/admin/order-edits/${orderId}/items`, { items: [{ variant_id: w.store.variantId, quantity: 1 }] }],
+      ["request", `/admin/order-edits/${orderId}/request`, {}],
+      ["confirm", `/admin/order-edits/${orderId}/confirm`, {}],
+    ]
+    for (const [what, path, body] of steps) {
+      const res = await call(w, `order edit of ${c.label}: ${what}`, w.api.post(path, body, w.admin))
+      if (res.status >= 400 || res.status === 0) {
+        // an edit left open would refuse every later one: it is canceled (as the admin's "cancel edit" does)
+        if (what !== "begin") await call(w, `order edit of ${c.label}: cancel`, w.api.delete(`/admin/order-edits/${orderId}`, w.admin))
+        break
+      }
+    }
+    await discoverCollections(m, w, c)
+  }
+}
+
+/**
+ * The shopper pays a link (an order's later collection): on the plugin's own page (its Pay button, a form post, then
+ * the hosted page), or through Medusa's store route as a storefront's page would (a session, then the hosted page).
+ */
+export class PayLink extends Step {
+  constructor(readonly pick: number, readonly via: "plugin-page" | "store-route", readonly followReturn: boolean) { super() }
+  applies = (m: Readonly<Model>) => !!target(m, this.pick, isLink)
+  operation = () => "SALEFORM"
+  describe = () => `pay the link on ${this.via === "plugin-page" ? "the plugin's page" : "a store-route session"} (pick ${this.pick}${this.followReturn ? ", return" : ""})`
+  async act(m: Model, w: World) {
+    const c = target(m, this.pick, isLink)!
+    let page: string | undefined
+    if (this.via === "plugin-page") {
+      const url = `${backendUrl()}/payneteasy/payment-collection/${c.collectionId}?order_id=${c.orderId}`
+      const res = await fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "lang=en" })
+        .then(async (r) => ({ status: r.status, location: r.headers.get("location"), text: await r.text() }), (e) => ({ status: 0, location: null, text: String(e.message) }))
+      note(w, `  Pay on the plugin's page of ${c.label} → ${res.status}${res.status === 303 ? "" : ` ${res.text.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 100)}`}`)
+      if (res.status === 303 && res.location) page = res.location
+    } else {
+      const res = await call(w, `session ${PROVIDER_IDS.auto} for ${c.label}`, w.api.post(`/store/payment-collections/${c.collectionId}/payment-sessions`,
+        { provider_id: PROVIDER_IDS.auto, data: { payer: { email: "guest@payneteasy.test", phone: "+49307777777", address_1: "7 Model St", city: "Berlin", postal_code: "10117", country_code: w.store.countryCode } } },
+        { headers: headersOf(w, c.customer) }))
+      remember(c, res)
+      page = res.status === 200 ? c.session?.data?.redirectUrl : undefined
+    }
+    if (!page) return
+    if (!c.pages.includes(page)) c.pages.push(page)
+    await payPage(w, c, page, this.followReturn)
+  }
+}
+
+/** The admin charges the customer's saved card for what the order still owes (the plugin's rebill route). */
+export class AdminRebill extends Step {
+  constructor(readonly pick: number, readonly how: Submit) { super() }
+  applies = (m: Readonly<Model>) => !!target(m, this.pick, (c) => !!c.orderId && c.customer)
+  operation = () => "REBILL"
+  describe = () => `admin rebill of the saved card (pick ${this.pick}, ${this.how})`
+  async act(m: Model, w: World) {
+    const c = target(m, this.pick, (x) => !!x.orderId && x.customer)!
+    await submitted(this.how, () => call(w, `admin rebill for ${c.label}'s order`, w.api.post(`/admin/payneteasy/orders/${c.orderId}/rebill`, { card_id: w.savedCardId }, w.admin)))
+    await discoverCollections(m, w, c)
+  }
+}
+
 /** The gateway's next request of `operation` meets a fault (one-shot): the next command that sends one gets it. */
 export class GatewayFault extends Step {
   constructor(readonly kind: string, readonly target: string, readonly ms: number, readonly variant: string) { super() }
@@ -383,10 +481,10 @@ export class Redeliver extends Step {
  */
 export class Race extends Step {
   constructor(readonly pick: number) { super() }
-  applies = (m: Readonly<Model>) => !!target(m, this.pick, anyCheckout)
+  applies = (m: Readonly<Model>) => !!target(m, this.pick, hasCart)
   describe = () => `race: callback again + complete twice + tick at once (pick ${this.pick})`
   async act(m: Model, w: World) {
-    const c = target(m, this.pick, anyCheckout)!
+    const c = target(m, this.pick, hasCart)!
     const ids = new Set(c.sessionIds)
     const attempts = w.sandbox().control.callbacks().filter((a) => ids.has(a.clientOrderId.replace(/-a[0-9]+$/, "")))
     const latest = attempts[attempts.length - 1]
@@ -465,6 +563,9 @@ export function allCommands(): Array<fc.Arbitrary<Cmd>> {
       { weight: 3, arbitrary: withFault(fc.tuple(pick, fc.oneof(fc.constant<"all">("all"), percent), submit).map(([p, pc, h]) => new Capture(p, pc, h))) },
       { weight: 2, arbitrary: withFault(fc.tuple(pick, percent, submit).map(([p, pc, h]) => new Refund(p, pc, h))) },
       { weight: 1, arbitrary: withFault(fc.tuple(pick, submit).map(([p, h]) => new Cancel(p, h))) },
+      { weight: 1, arbitrary: withFault(pick.map((p) => new EditOrder(p))) },
+      { weight: 2, arbitrary: withFault(fc.tuple(pick, fc.constantFrom<"plugin-page" | "store-route">("plugin-page", "store-route"), fc.boolean()).map(([p, v, r]) => new PayLink(p, v, r))) },
+      { weight: 1, arbitrary: withFault(fc.tuple(pick, submit).map(([p, h]) => new AdminRebill(p, h))) },
       { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...OPERATIONS), faultSpec()).map(([op, f]) => new GatewayFault(f.kind, op, f.ms, f.variant) as Cmd) },
       { weight: 1, arbitrary: fc.constantFrom("callback-off", "callback-duplicate", "callback-out-of-order", "callback-delay" as const).map((k) => new CallbackFault(k) as Cmd) },
       { weight: 1, arbitrary: fc.tuple(pick, fc.constantFrom<"first" | "latest">("first", "latest")).map(([p, wh]) => new Redeliver(p, wh) as Cmd) },

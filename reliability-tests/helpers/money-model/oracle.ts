@@ -200,13 +200,14 @@ export function settledProblems(ledgers: CheckoutLedger[], attention: Set<string
       const released = gw.voided || (minor(gw.captured) === 0n && minor(gw.released) >= minor(gw.authorized))
       if (p.canceled !== released && !named(gw)) problems.push(`${at}: Medusa payment ${p.canceled ? "canceled" : "not canceled"}, the gateway's order ${gw.orderid} ${released ? "released" : "holds it"}`)
     }
-    if (l.order && l.order.paid !== null) {
-      const captured = l.payments.reduce((n, p) => n + p.captured, 0n)
-      if (l.order.paid !== captured) problems.push(`${at}: order summary paid ${l.order.paid}, captures ${captured}`)
-    }
-    if (l.order && l.order.refunded !== null) {
-      const refunded = l.payments.reduce((n, p) => n + p.refunded, 0n)
-      if (l.order.refunded !== refunded) problems.push(`${at}: order summary refunded ${l.order.refunded}, refunds ${refunded}`)
+    // The order's summary against the captures and refunds of all its collections (its checkout's and its links'),
+    // once per order, at the first of them.
+    const ofOrder = l.order ? ledgers.filter((x) => x.order?.id === l.order!.id) : []
+    if (l.order && ofOrder[0] === l) {
+      const captured = ofOrder.flatMap((x) => x.payments).reduce((n, p) => n + p.captured, 0n)
+      const refunded = ofOrder.flatMap((x) => x.payments).reduce((n, p) => n + p.refunded, 0n)
+      if (l.order.paid !== null && l.order.paid !== captured) problems.push(`${at}: order summary paid ${l.order.paid}, captures ${captured}`)
+      if (l.order.refunded !== null && l.order.refunded !== refunded) problems.push(`${at}: order summary refunded ${l.order.refunded}, refunds ${refunded}`)
     }
     // Money the gateway holds: backed by a Medusa payment, pending (an authorized session of a cart not completed yet),
     // or an attention item; and at most once per collection.

@@ -21,7 +21,8 @@ export const TEST_PAN = "4444555566661111"
 export const hostedCard = (cvv2 = "123") => ({ number: TEST_PAN, cvv2, expMonth: "12", expYear: "2031", holder: "Model Shopper" })
 export const directCard = (cvv = "123") => ({ card: { number: TEST_PAN, cvv, expMonth: "12", expYear: "2031", holder: "Model Shopper" } })
 
-export type CheckoutKind = "hosted" | "auto" | "direct" | "direct-3ds" | "saved-card" | "off-session"
+/** How a checkout pays; "link" is an order's later collection (an order edit's difference, a rebill's own), with no cart. */
+export type CheckoutKind = "hosted" | "auto" | "direct" | "direct-3ds" | "saved-card" | "off-session" | "link"
 
 /** What the sequence learned about one checkout (a cart and its payment collection), from the answers it got. */
 export interface Checkout {
@@ -30,6 +31,7 @@ export interface Checkout {
   kind: CheckoutKind
   /** The customer's checkouts carry the customer's bearer token; a guest's only the publishable key. */
   customer: boolean
+  /** "" for a link (an order's later collection has no cart). */
   cartId: string
   collectionId: string
   /** The provider its sessions use. */
