@@ -60,7 +60,7 @@ export async function refuseCancelWhileUnsettled(req: MedusaRequest, res: Medusa
   if (afterRefunds && refunds.length && unsettledPaymentRefusal(afterRefunds.order.id, afterRefunds.payments)) {
     return void res.status(202).json({
       type: "pending",
-      message: `Order ${order.id} was not canceled yet: the return of its captured money is sent and the gateway has not confirmed it. Cancel it again once the refund is settled (reconciliation does that by itself).`,
+      message: `Order ${order.id} was not canceled yet: the return of its captured money is sent and the gateway has not confirmed it. Cancel it again once the refund is settled: reconciliation settles it with the gateway by itself, but does not cancel the order.`,
     })
   }
   // Then every hold still live, released here so the order waits for the gateway's word (Medusa's own cancel voids only
@@ -80,7 +80,7 @@ export async function refuseCancelWhileUnsettled(req: MedusaRequest, res: Medusa
   if (afterHolds && unsettledPaymentRefusal(afterHolds.order.id, afterHolds.payments)) {
     return void res.status(202).json({
       type: "pending",
-      message: `Order ${order.id} was not canceled yet: the release of its payment's hold is sent and the gateway has not confirmed it. Cancel it again once the release is settled (reconciliation does that by itself).`,
+      message: `Order ${order.id} was not canceled yet: the release of its payment's hold is sent and the gateway has not confirmed it. Cancel it again once the release is settled: reconciliation settles it with the gateway by itself, but does not cancel the order.`,
     })
   }
   next()

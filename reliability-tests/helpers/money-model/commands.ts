@@ -563,8 +563,9 @@ export function allCommands(): Array<fc.Arbitrary<Cmd>> {
       { weight: 3, arbitrary: withFault(fc.tuple(pick, fc.oneof(fc.constant<"all">("all"), percent), submit).map(([p, pc, h]) => new Capture(p, pc, h))) },
       { weight: 2, arbitrary: withFault(fc.tuple(pick, percent, submit).map(([p, pc, h]) => new Refund(p, pc, h))) },
       { weight: 1, arbitrary: withFault(fc.tuple(pick, submit).map(([p, h]) => new Cancel(p, h))) },
-      { weight: 1, arbitrary: withFault(pick.map((p) => new EditOrder(p))) },
-      { weight: 2, arbitrary: withFault(fc.tuple(pick, fc.constantFrom<"plugin-page" | "store-route">("plugin-page", "store-route"), fc.boolean()).map(([p, v, r]) => new PayLink(p, v, r))) },
+      { weight: 2, arbitrary: withFault(pick.map((p) => new EditOrder(p))) },
+      // drawn often: it applies only once an edit (or a rebill) has made a link
+      { weight: 4, arbitrary: withFault(fc.tuple(pick, fc.constantFrom<"plugin-page" | "store-route">("plugin-page", "store-route"), fc.boolean()).map(([p, v, r]) => new PayLink(p, v, r))) },
       { weight: 1, arbitrary: withFault(fc.tuple(pick, submit).map(([p, h]) => new AdminRebill(p, h))) },
       { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...OPERATIONS), faultSpec()).map(([op, f]) => new GatewayFault(f.kind, op, f.ms, f.variant) as Cmd) },
       { weight: 1, arbitrary: fc.constantFrom("callback-off", "callback-duplicate", "callback-out-of-order", "callback-delay" as const).map((k) => new CallbackFault(k) as Cmd) },

@@ -48,7 +48,7 @@ export function unsettledPaymentRefusal(orderId: string, payments: CancelablePay
       return (
         `Order ${orderId} cannot be canceled yet: a capture, refund or release of its payment ${p.id} is not confirmed by the gateway ` +
         `yet, and Medusa's cancel would book a refund of money that may not be captured. Nothing was changed; cancel it ` +
-        `again once the payment is settled (reconciliation does that by itself).`
+        `again once the payment is settled (reconciliation settles it with the gateway by itself).`
       )
     }
   }

@@ -264,7 +264,10 @@ export async function processCallback(container: MedusaContainer, callbackId: st
       })
       return result as CallbackRow
     } catch (e) {
-      const message = MedusaError.isMedusaError(e) || e instanceof Error ? (e as Error).message : String(e)
+      // a workflow may throw a plain object ({ message, … }) rather than an Error: its message, not "[object Object]"
+      const message = e instanceof Error || MedusaError.isMedusaError(e) ? (e as Error).message
+        : e && typeof e === "object" && typeof (e as { message?: unknown }).message === "string" ? (e as { message: string }).message
+        : typeof e === "object" ? JSON.stringify(e)?.slice(0, 500) ?? String(e) : String(e)
       await writeOutcome(container, callbackId, { outcome: "failed", detail: `processing failed: ${scrub(message)}` })
       throw e
     }
