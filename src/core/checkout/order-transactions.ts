@@ -23,14 +23,19 @@ export interface TransactionRow {
 /** The references a Capture's and a Refund's order transactions carry (Medusa's capture / refund workflows). */
 export const MONEY_REFERENCES = ["capture", "refund"] as const
 
-export async function removeOrderTransactions(orders: IOrderModuleService, transactions: TransactionRow[]): Promise<void> {
+/** The order module's generated update of OrderTransaction rows (not in its public interface). */
+type WithTransactionUpdate = IOrderModuleService & {
+  updateOrderTransactions?: (data: Array<{ id: string; version: number }>) => Promise<unknown>
+}
+
+export async function removeOrderTransactions(orders: WithTransactionUpdate, transactions: TransactionRow[]): Promise<void> {
   if (!transactions.length) return
   const orderIds = [...new Set(transactions.map((t) => t.order_id))]
   const current = new Map((await orders.listOrders({ id: orderIds }, { select: ["id", "version"] })).map((o) => [o.id, o.version]))
   const stale = transactions.filter((t) => current.has(t.order_id) && t.version !== current.get(t.order_id))
   if (stale.length) {
-    await (orders as unknown as { updateOrderTransactions(d: Array<{ id: string; version: number }>): Promise<unknown> })
-      .updateOrderTransactions(stale.map((t) => ({ id: t.id, version: current.get(t.order_id)! })))
+    if (!orders.updateOrderTransactions) throw new Error("PaynetEasy: the order module has no updateOrderTransactions; cannot take a transaction out of the current summary")
+    await orders.updateOrderTransactions(stale.map((t) => ({ id: t.id, version: current.get(t.order_id)! })))
   }
   await orders.deleteOrderTransactions(transactions.map((t) => t.id))
 }
