@@ -130,10 +130,11 @@ const giveBackOrphanStep = createStep("payneteasy-give-back-orphaned-payment", a
  */
 async function confirmGiveBack(container: MedusaContainer, callbackId: string, why: string): Promise<Result> {
   const row = await readRow(container, callbackId)
-  const params = (row.params as Record<string, unknown> | null) ?? {}
-  const marked = params.give_back_sent ? row : await service(container).updatePaynetEasyCallbacks({ id: row.id, params: { ...params, give_back_sent: { at: new Date().toISOString(), afterSerial: null } } })
+  const before = (row.params as Record<string, unknown> | null) ?? {}
+  const params = before.give_back_sent ? before : { ...before, give_back_sent: { at: new Date().toISOString(), afterSerial: null } }
+  if (params !== before) await service(container).updatePaynetEasyCallbacks({ id: row.id, params })
   try {
-    const r = await giveBackOrphanedPayment(container, { ...row, params: (marked as CallbackRow).params })
+    const r = await giveBackOrphanedPayment(container, { ...row, params })
     return { ...r, detail: `${why}; ${r.detail}` }
   } catch (e) {
     return { outcome: "failed", detail: `${why}; ${(e as Error).message}` }
