@@ -187,6 +187,33 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("two admin captures, then two refunds, of different amounts at once", () => {
+      it("the order's summary ends with what was captured and refunded, each transaction the amount of its own Capture / Refund", async () => {
+        // Found from outside (stop 62): Medusa's capture (and refund) workflow books every Capture row that has no order
+        // transaction yet with ITS request's amount, so two at once (4 and 6.42) were booked 6.42 + 6.42 (or 4 + 4):
+        // the summary said paid what nobody paid, or owed what was paid.
+        const { collectionId, orderid, order } = await placedOrder(PROVIDER_IDS.hosted)
+        const [payment] = await paymentsOf(collectionId)
+        // Checked before any reconciliation tick (the admin's requests take turns: api/admin-money-serial.ts), then after
+        // one (its repair, core/reconciliation/transaction-repair.ts, finds nothing to change).
+        const summary = async (tick: boolean) => {
+          if (tick) await reconcileTick(getContainer(), { now: () => new Date(Date.now() + 6_000) })
+          const { data: [o] } = await getContainer().resolve("query").graph({ entity: "order", fields: ["summary.*", "transactions.amount", "transactions.reference"], filters: { id: order.id } })
+          const amounts = (ref: string) => (o as any).transactions.filter((t: any) => t.reference === ref).map((t: any) => Number(t.amount)).sort((a: number, b: number) => a - b)
+          return { captures: amounts("capture"), refunds: amounts("refund"), paid: Number((o as any).summary.paid_total), refunded: Number((o as any).summary.refunded_total ?? 0) }
+        }
+        const captured = await Promise.all([4, 6.42].map((amount) => answer(api.post(`/admin/payments/${payment.id}/capture`, { amount }, admin))))
+        expect(captured.map((r) => r.status)).toEqual([200, 200])
+        expect(sandbox().control.transaction(orderid)).toMatchObject({ captured: "10.42" })
+        for (const tick of [false, true]) expect(await summary(tick)).toEqual({ captures: [4, 6.42], refunds: [], paid: 10.42, refunded: 0 })
+
+        const refunded = await Promise.all([1, 2].map((amount) => answer(api.post(`/admin/payments/${payment.id}/refund`, { amount }, admin))))
+        expect(refunded.map((r) => `${r.status} ${r.status === 200 ? "" : r.data?.message}`)).toEqual(["200 ", "200 "])
+        expect(sandbox().control.transaction(orderid)).toMatchObject({ returned: "3.00" })
+        for (const tick of [false, true]) expect(await summary(tick)).toEqual({ captures: [4, 6.42], refunds: [-2, -1], paid: 10.42, refunded: 3 })
+      })
+    })
+
     describe("a stale tab racing the cart's completion (truly parallel requests)", () => {
       it.each([1, 2])("round %i: either the order keeps its preauth and the new session is refused, or nothing is ordered and the hold is released", async () => {
         sandbox().control.addFault({ kind: "callback-off" }) // only the two racing requests complete the cart

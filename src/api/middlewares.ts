@@ -40,6 +40,7 @@ import { refuseCardDataInSessionData, refuseWhilePaidBySavedCard } from "./payme
 import { refuseNewSessionOnPaidCollection } from "./paid-collection-guard"
 import { refuseCaptureOnCanceledOrder, refuseRefundOnCanceledOrder } from "./canceled-order-refund-guard"
 import { refuseCancelWhileUnsettled } from "./order-cancel-guard"
+import { oneMoneyActionPerOrder, oneMoneyActionPerOrderOfPayment } from "./admin-money-serial"
 
 const adminAuth = authenticate("user", ["session", "bearer", "api-key"])
 const customerAuth = authenticate("customer", ["session", "bearer"])
@@ -67,9 +68,9 @@ export default defineMiddlewares({
       middlewares: [refuseCardDataInSessionData, refuseWhilePaidBySavedCard, refuseNewSessionOnPaidCollection],
     },
     { matcher: "/admin/payment-collections/:id/payment-sessions", methods: ["POST"], middlewares: [refuseNewSessionOnPaidCollection] },
-    { matcher: "/admin/payments/:id/refund", methods: ["POST"], middlewares: [adminAuth, refuseRefundOnCanceledOrder] },
-    { matcher: "/admin/payments/:id/capture", methods: ["POST"], middlewares: [adminAuth, refuseCaptureOnCanceledOrder] },
-    { matcher: "/admin/orders/:id/cancel", methods: ["POST"], middlewares: [adminAuth, refuseCancelWhileUnsettled] },
+    { matcher: "/admin/payments/:id/refund", methods: ["POST"], middlewares: [adminAuth, oneMoneyActionPerOrderOfPayment, refuseRefundOnCanceledOrder] },
+    { matcher: "/admin/payments/:id/capture", methods: ["POST"], middlewares: [adminAuth, oneMoneyActionPerOrderOfPayment, refuseCaptureOnCanceledOrder] },
+    { matcher: "/admin/orders/:id/cancel", methods: ["POST"], middlewares: [adminAuth, oneMoneyActionPerOrder, refuseCancelWhileUnsettled] },
     { matcher: "/store/payneteasy/payment-sessions/:id/card", methods: ["POST"], middlewares: [validateAndTransformBody(StorePaynetEasyCardBody)] },
     {
       matcher: "/store/payneteasy/payment-sessions/:id/saved-card",

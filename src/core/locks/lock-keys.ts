@@ -22,6 +22,8 @@ export const LOCK_KEYS = {
   orderBooking: (orderId: string) => `payneteasy:order-booking:${orderId}`,
   /** Starting or resuming the payment of an order's payment collection by its link (core/payment-links). */
   paymentLink: (collectionId: string) => `payneteasy:payment-link:${collectionId}`,
+  /** One admin capture, refund or cancel of an order at a time, the whole request long (api/admin-money-serial.ts). */
+  adminMoneyAction: (orderId: string) => `payneteasy:admin-money:${orderId}`,
   /** One capture / refund / cancel of a Payment at a time, and reconciliation's writes to its ledger (checkout/payment-ledger.ts). */
   paymentLedger: (paymentId: string) => `payneteasy:payment-ledger:${paymentId}`,
   payout: (payoutId: string) => `payneteasy:payout:${payoutId}`,

@@ -33,7 +33,7 @@ import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { GIVE_UP_AFTER_MS } from "../../core/reconciliation/backoff"
 import { processCallback } from "./process-callback"
 import { discoverLedger, reconcileLedgerEntryWorkflow } from "./reconcile-ledger"
-import { removeOrphanedTransactions } from "../../core/reconciliation/orphan-transactions"
+import { repairOrderTransactions } from "../../core/reconciliation/transaction-repair"
 import { updateWatchStep } from "./steps/update-watch"
 import { ensureWatched, SESSION_TARGET, watchService as service } from "../../core/reconciliation/watch"
 import { settleSession } from "../../core/checkout/settle-session"
@@ -153,7 +153,7 @@ async function discover(container: MedusaContainer, now: Date): Promise<number> 
     }
   }
   const ledger = await discoverLedger(container, now, providerIds)
-  await removeOrphanedTransactions(container, now, providerIds)
+  await repairOrderTransactions(container, now, providerIds)
   return added + ledger
 }
 

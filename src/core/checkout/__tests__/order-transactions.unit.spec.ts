@@ -1,10 +1,29 @@
-import { orphanedTransactions, removeOrderTransactions } from "../order-transactions"
+import { removeOrderTransactions, summaryRepair, transactionRepairs, type MoneyRow } from "../order-transactions"
 
-describe("orphanedTransactions: capture / refund transactions whose row Medusa no longer has", () => {
-  const t = (id: string, reference: string | null, reference_id: string | null) => ({ id, order_id: "order_1", version: 1, reference, reference_id })
-  it("names only capture and refund transactions whose Capture / Refund is gone", () => {
-    const list = [t("tx1", "capture", "capt_kept"), t("tx2", "capture", "capt_deleted"), t("tx3", "refund", "ref_gone"), t("tx4", "refund", "ref_kept"), t("tx5", "credit_line", "x"), t("tx6", null, null)]
-    expect(orphanedTransactions(list, new Set(["capt_kept", "ref_kept"])).map((x) => x.id)).toEqual(["tx2", "tx3"])
+describe("transactionRepairs: capture / refund transactions agree with the Capture / Refund they name", () => {
+  const t = (id: string, reference: string | null, reference_id: string | null, amount?: string) =>
+    ({ id, order_id: "order_1", version: 1, reference, reference_id, amount, currency_code: "eur" })
+  const rows = new Map<string, MoneyRow>([
+    ["capt_a", { id: "capt_a", kind: "capture", amount: "4" }],
+    ["capt_b", { id: "capt_b", kind: "capture", amount: "6.42" }],
+    ["ref_a", { id: "ref_a", kind: "refund", amount: { value: "1", precision: 20 } as never }],
+  ])
+  it("removes what names a row that is gone, and leaves what agrees and what is not a capture or refund", () => {
+    const r = transactionRepairs([t("tx1", "capture", "capt_a", "4"), t("tx2", "capture", "capt_gone", "0.1"), t("tx3", "refund", "ref_a", "-1"), t("tx4", "credit_line", "x", "5"), t("tx5", null, null)], rows)
+    expect({ remove: r.remove.map((x) => x.id), add: r.add }).toEqual({ remove: ["tx2"], add: [] })
+  })
+  it("books again with its row's amount what Medusa booked with another request's (two captures at once: 4 + 4 for 4 and 6.42)", () => {
+    const r = transactionRepairs([t("tx1", "capture", "capt_a", "4"), t("tx2", "capture", "capt_b", "4.00")], rows)
+    expect(r.remove.map((x) => x.id)).toEqual(["tx2"])
+    expect(r.add).toEqual([{ order_id: "order_1", amount: "6.42", currency_code: "eur", reference: "capture", reference_id: "capt_b" }])
+  })
+  it("a refund's transaction is negative: a positive one, or another amount, is booked again as minus its row's amount", () => {
+    expect(transactionRepairs([t("tx1", "refund", "ref_a", "-2")], rows).add).toEqual([{ order_id: "order_1", amount: "-1", currency_code: "eur", reference: "refund", reference_id: "ref_a" }])
+    expect(transactionRepairs([t("tx1", "refund", "ref_a", "1")], rows).add.map((a) => a.amount)).toEqual(["-1"])
+  })
+  it("a row booked twice keeps one transaction; a transaction naming a row of the other kind is removed", () => {
+    const r = transactionRepairs([t("tx1", "capture", "capt_a", "4"), t("tx2", "capture", "capt_a", "4"), t("tx3", "refund", "capt_b", "-6.42")], rows)
+    expect({ remove: r.remove.map((x) => x.id), add: r.add }).toEqual({ remove: ["tx2", "tx3"], add: [] })
   })
 })
 
@@ -21,5 +40,33 @@ describe("removeOrderTransactions: the current version's summary loses them", ()
       { id: "tx2", order_id: "order_1", version: 3 },
     ])
     expect(calls).toEqual(['update [{"id":"tx1","version":3}]', "delete tx1,tx2"])
+  })
+})
+
+describe("summaryRepair: a summary's paid / refunded / transaction totals are its transactions'", () => {
+  const totals = (paid: string, refunded: string, pending: string) => ({
+    paid_total: Number(paid), raw_paid_total: { value: paid, precision: 20 }, refunded_total: Number(refunded), raw_refunded_total: { value: refunded, precision: 20 },
+    transaction_total: Number(paid) - Number(refunded), raw_transaction_total: { value: String(Number(paid) - Number(refunded)), precision: 20 },
+    pending_difference: Number(pending), raw_pending_difference: { value: pending, precision: 20 }, current_order_total: 10.42,
+  })
+  it("agrees: nothing to write", () => {
+    expect(summaryRepair(totals("10.42", "3", "3"), [{ amount: "4" }, { amount: "6.42" }, { amount: "-1" }, { amount: "-2" }])).toBeUndefined()
+  })
+  it("off (two refunds at once booked 1 + 1 for 1 and 2): written from the transactions, the pending difference moved by as much", () => {
+    const next = summaryRepair(totals("10.42", "2", "2"), [{ amount: "4" }, { amount: "6.42" }, { amount: "-1" }, { raw_amount: { value: "-2", precision: 20 } as never }])!
+    expect({ paid: next.paid_total, refunded: next.refunded_total, total: next.transaction_total, pending: next.pending_difference, kept: next.current_order_total })
+      .toEqual({ paid: 10.42, refunded: 3, total: 7.42, pending: 3, kept: 10.42 })
+    expect((next.raw_refunded_total as { value: string }).value).toMatch(/^3(\.0+)?$/)
+  })
+})
+
+describe("transactionRepairs: a row with no transaction", () => {
+  it("is booked on its order, in its currency (a refund negative)", () => {
+    const rows = new Map<string, MoneyRow>([
+      ["ref_x", { id: "ref_x", kind: "refund", amount: "2", order_id: "order_9", currency_code: "eur" }],
+      ["capt_x", { id: "capt_x", kind: "capture", amount: "4", order_id: "order_9", currency_code: "eur" }],
+    ])
+    const r = transactionRepairs([{ id: "tx1", order_id: "order_9", reference: "capture", reference_id: "capt_x", amount: "4", currency_code: "eur" }], rows)
+    expect(r).toEqual({ remove: [], add: [{ order_id: "order_9", amount: "-2", currency_code: "eur", reference: "refund", reference_id: "ref_x" }] })
   })
 })
