@@ -12,7 +12,6 @@
  * `updateOrderTransactions`), whose summary then loses it.
  */
 import type { BigNumberInput, IOrderModuleService } from "@medusajs/framework/types"
-import { BigNumber, MathBN } from "@medusajs/framework/utils"
 import { decimalText, toMinor } from "./amounts"
 
 export interface TransactionRow {
@@ -31,9 +30,6 @@ export interface MoneyRow {
   id: string
   kind: (typeof MONEY_REFERENCES)[number]
   amount: BigNumberInput
-  /** The order the row's payment belongs to, and its currency: where a missing transaction is booked. */
-  order_id?: string
-  currency_code?: string
 }
 
 export interface NewTransaction {
@@ -70,9 +66,8 @@ const size = (a: BigNumberInput, currency: string) => toMinor(decimalText(a).rep
 /**
  * Pure: what makes an order's capture / refund transactions agree with the Captures / Refunds they name — remove the
  * ones whose row is gone, the extra ones of a row booked twice, and the ones of another amount (each then added again
- * with its row's amount: + for a capture, − for a refund, in the transaction's currency); and book a row that has no
- * transaction at all (Medusa's refund workflow deletes its transaction when a later step fails, and keeps the Refund:
- * the money went back).
+ * with its row's amount: + for a capture, − for a refund, in the transaction's currency). A row with no transaction
+ * is left alone: it may be one Medusa is booking right now (a second booking of it races Medusa's own).
  */
 export function transactionRepairs(transactions: TransactionRow[], rows: ReadonlyMap<string, MoneyRow>): { remove: TransactionRow[]; add: NewTransaction[] } {
   const remove: TransactionRow[] = []
@@ -99,40 +94,5 @@ export function transactionRepairs(transactions: TransactionRow[], rows: Readonl
       add.push({ order_id: t.order_id, amount: row.kind === "refund" ? `-${text}` : text, currency_code: currency, reference: row.kind, reference_id: row.id })
     }
   }
-  for (const row of rows.values()) {
-    if (kept.has(row.id) || !row.order_id || !row.currency_code) continue
-    const text = decimalText(row.amount).replace(/^-/, "")
-    add.push({ order_id: row.order_id, amount: row.kind === "refund" ? `-${text}` : text, currency_code: row.currency_code, reference: row.kind, reference_id: row.id })
-  }
   return { remove, add }
-}
-
-/** The four figures of an order summary's `totals` that its transactions decide (the rest is the order's own). */
-const SUMMARY_FIGURES = ["paid_total", "refunded_total", "transaction_total", "pending_difference"] as const
-
-/**
- * Pure: an order summary's `totals` made to agree with the order's transactions (all of them, every version): paid =
- * the positive ones, refunded = the negative ones' size, transaction total = their sum, and the pending difference
- * moved by as much as the transaction total moves (it is the order's total minus that). Undefined when they agree.
- * Medusa's summary is written incrementally (each transaction added or deleted moves it), so two capture or refund
- * workflows at once, or a transaction of an older version, can leave it off.
- */
-export function summaryRepair(totals: Record<string, unknown>, transactions: Array<Pick<TransactionRow, "amount" | "raw_amount">>): Record<string, unknown> | undefined {
-  const amounts = transactions.map((t) => decimalText((t.raw_amount ?? t.amount ?? 0) as BigNumberInput))
-  const sum = (list: string[]) => list.reduce<BigNumberInput>((n, a) => MathBN.add(n, a), 0)
-  const paid = sum(amounts.filter((a) => !a.startsWith("-") && a !== "0"))
-  const refunded = sum(amounts.filter((a) => a.startsWith("-")).map((a) => a.slice(1)))
-  const total = sum(amounts)
-  const figure = (k: string) => (totals[`raw_${k}`] ?? totals[k] ?? 0) as BigNumberInput
-  const agrees = MathBN.eq(figure("paid_total"), paid) && MathBN.eq(figure("refunded_total"), refunded) && MathBN.eq(figure("transaction_total"), total)
-  if (agrees) return undefined
-  const pending = MathBN.sub(figure("pending_difference"), MathBN.sub(total, figure("transaction_total")))
-  const next: Record<string, unknown> = { ...totals }
-  const values: Record<(typeof SUMMARY_FIGURES)[number], BigNumberInput> = { paid_total: paid, refunded_total: refunded, transaction_total: total, pending_difference: pending }
-  for (const k of SUMMARY_FIGURES) {
-    const n = new BigNumber(values[k])
-    next[k] = n.numeric
-    next[`raw_${k}`] = n.raw
-  }
-  return next
 }

@@ -7,21 +7,23 @@
  * core/checkout/unshown-request.ts; a decline), the first workflow books the second's row before the payment module
  * deletes it (the money model, seed 20261202: "order summary paid 0.20, captures 0.10", nothing at the gateway); and
  * when both go through with different amounts (4 and 6.42), both are booked with one of them (paid 8, found from
- * outside). No Medusa event follows, so each tick looks at the orders of the PaynetEasy payments updated within the
- * reconciliation window: a transaction whose row is gone, or booked twice, is removed; one of another amount is
+ * outside; the admin's captures and refunds of an order now take turns, api/admin-money-serial.ts, and this repairs
+ * what slips past). No Medusa event follows, so each tick looks at the orders of the PaynetEasy payments updated within
+ * the reconciliation window: a transaction whose row is gone, or booked twice, is removed; one of another amount is
  * removed and booked again with its row's amount (core/checkout/order-transactions.ts; the summary follows). A row
  * always exists before Medusa books its transaction, so a transaction whose row is gone is never one still being
- * made; a transaction of the wrong amount being made right now would be corrected by the next tick.
+ * made. A row with no transaction, and the summary itself, are left alone: writing them raced Medusa's own workflows
+ * (an order's cart completion or exchange booked in between: found by CI in stop 62).
  */
-import type { BigNumberInput, IOrderModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { GIVE_UP_AFTER_MS } from "./backoff"
-import { MONEY_REFERENCES, removeOrderTransactions, summaryRepair, transactionRepairs, type MoneyRow, type TransactionRow } from "../checkout/order-transactions"
+import { MONEY_REFERENCES, removeOrderTransactions, transactionRepairs, type MoneyRow, type TransactionRow } from "../checkout/order-transactions"
 
 /** Payments looked at per tick, at most (the most recently updated first). */
 export const REPAIR_CHECK_LIMIT = 100
 
-/** Corrects the capture / refund transactions and the summaries of recently paid orders; how many transactions changed. */
+/** Corrects the capture / refund transactions of recently paid orders; how many transactions changed. */
 export async function repairOrderTransactions(container: MedusaContainer, now: Date, providerIds: string[]): Promise<number> {
   if (!providerIds.length) return 0
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -52,9 +54,8 @@ export async function repairOrderTransactions(container: MedusaContainer, now: D
   const rows = new Map<string, MoneyRow>()
   type PaymentRows = { payment_collection_id: string; currency_code: string; captures?: Array<{ id: string; raw_amount: BigNumberInput }>; refunds?: Array<{ id: string; raw_amount: BigNumberInput }> }
   for (const p of orderPayments as PaymentRows[]) {
-    const where = { order_id: orderOf.get(p.payment_collection_id), currency_code: p.currency_code }
-    for (const c of p.captures ?? []) rows.set(c.id, { id: c.id, kind: "capture", amount: c.raw_amount, ...where })
-    for (const r of p.refunds ?? []) rows.set(r.id, { id: r.id, kind: "refund", amount: r.raw_amount, ...where })
+    for (const c of p.captures ?? []) rows.set(c.id, { id: c.id, kind: "capture", amount: c.raw_amount })
+    for (const r of p.refunds ?? []) rows.set(r.id, { id: r.id, kind: "refund", amount: r.raw_amount })
   }
   const { remove, add } = transactionRepairs(transactions as TransactionRow[], rows)
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
@@ -62,28 +63,9 @@ export async function repairOrderTransactions(container: MedusaContainer, now: D
     await removeOrderTransactions(orders, remove)
     if (add.length) await orders.addOrderTransactions(add)
     logger.warn(
-      `PaynetEasy: corrected the order transactions of captures and refunds Medusa deleted, booked twice, booked with another's amount or did not book ` +
+      `PaynetEasy: corrected the order transactions of captures and refunds Medusa deleted, booked twice or booked with another's amount ` +
         `(removed: ${remove.map((t) => `${t.reference} ${t.reference_id} on ${t.order_id}`).join(", ") || "none"}; booked: ${add.map((a) => `${a.reference} ${a.reference_id} ${a.amount}`).join(", ") || "none"})`
     )
   }
-  // Then each order's current summary against all its transactions (Medusa writes it incrementally: two workflows at
-  // once, or a transaction of an older version, leave it off).
-  const summaries = orders as WithSummaries
-  if (!summaries.listOrderSummaries || !summaries.updateOrderSummaries) return remove.length + add.length
-  const current = await orders.listOrders({ id: orderIds }, { select: ["id", "version"] })
-  const all = await orders.listOrderTransactions({ order_id: orderIds }, { select: ["id", "order_id", "amount", "raw_amount"] })
-  for (const o of current) {
-    const [summary] = await summaries.listOrderSummaries({ order_id: o.id, version: o.version }, { select: ["id", "totals"] })
-    const totals = summary ? summaryRepair(summary.totals ?? {}, all.filter((t) => t.order_id === o.id) as TransactionRow[]) : undefined
-    if (!summary || !totals) continue
-    await summaries.updateOrderSummaries([{ id: summary.id, totals }])
-    logger.warn(`PaynetEasy: order ${o.id}'s summary did not agree with its transactions (paid ${summary.totals?.paid_total}, refunded ${summary.totals?.refunded_total}); written again (paid ${totals.paid_total}, refunded ${totals.refunded_total})`)
-  }
   return remove.length + add.length
-}
-
-/** The order module's generated OrderSummary methods (not in its public interface). */
-type WithSummaries = IOrderModuleService & {
-  listOrderSummaries?: (filter: { order_id: string; version: number }, config?: { select?: string[] }) => Promise<Array<{ id: string; totals?: Record<string, unknown> }>>
-  updateOrderSummaries?: (data: Array<{ id: string; totals: Record<string, unknown> }>) => Promise<unknown>
 }

@@ -1,4 +1,4 @@
-import { removeOrderTransactions, summaryRepair, transactionRepairs, type MoneyRow } from "../order-transactions"
+import { removeOrderTransactions, transactionRepairs, type MoneyRow } from "../order-transactions"
 
 describe("transactionRepairs: capture / refund transactions agree with the Capture / Refund they name", () => {
   const t = (id: string, reference: string | null, reference_id: string | null, amount?: string) =>
@@ -40,33 +40,5 @@ describe("removeOrderTransactions: the current version's summary loses them", ()
       { id: "tx2", order_id: "order_1", version: 3 },
     ])
     expect(calls).toEqual(['update [{"id":"tx1","version":3}]', "delete tx1,tx2"])
-  })
-})
-
-describe("summaryRepair: a summary's paid / refunded / transaction totals are its transactions'", () => {
-  const totals = (paid: string, refunded: string, pending: string) => ({
-    paid_total: Number(paid), raw_paid_total: { value: paid, precision: 20 }, refunded_total: Number(refunded), raw_refunded_total: { value: refunded, precision: 20 },
-    transaction_total: Number(paid) - Number(refunded), raw_transaction_total: { value: String(Number(paid) - Number(refunded)), precision: 20 },
-    pending_difference: Number(pending), raw_pending_difference: { value: pending, precision: 20 }, current_order_total: 10.42,
-  })
-  it("agrees: nothing to write", () => {
-    expect(summaryRepair(totals("10.42", "3", "3"), [{ amount: "4" }, { amount: "6.42" }, { amount: "-1" }, { amount: "-2" }])).toBeUndefined()
-  })
-  it("off (two refunds at once booked 1 + 1 for 1 and 2): written from the transactions, the pending difference moved by as much", () => {
-    const next = summaryRepair(totals("10.42", "2", "2"), [{ amount: "4" }, { amount: "6.42" }, { amount: "-1" }, { raw_amount: { value: "-2", precision: 20 } as never }])!
-    expect({ paid: next.paid_total, refunded: next.refunded_total, total: next.transaction_total, pending: next.pending_difference, kept: next.current_order_total })
-      .toEqual({ paid: 10.42, refunded: 3, total: 7.42, pending: 3, kept: 10.42 })
-    expect((next.raw_refunded_total as { value: string }).value).toMatch(/^3(\.0+)?$/)
-  })
-})
-
-describe("transactionRepairs: a row with no transaction", () => {
-  it("is booked on its order, in its currency (a refund negative)", () => {
-    const rows = new Map<string, MoneyRow>([
-      ["ref_x", { id: "ref_x", kind: "refund", amount: "2", order_id: "order_9", currency_code: "eur" }],
-      ["capt_x", { id: "capt_x", kind: "capture", amount: "4", order_id: "order_9", currency_code: "eur" }],
-    ])
-    const r = transactionRepairs([{ id: "tx1", order_id: "order_9", reference: "capture", reference_id: "capt_x", amount: "4", currency_code: "eur" }], rows)
-    expect(r).toEqual({ remove: [], add: [{ order_id: "order_9", amount: "-2", currency_code: "eur", reference: "refund", reference_id: "ref_x" }] })
   })
 })
