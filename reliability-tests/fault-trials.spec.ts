@@ -166,18 +166,22 @@ medusaIntegrationTestRunner({
       const flaggedTargets = new Set(((await container.resolve<any>(PAYNETEASY_MODULE).listPaynetEasyReconciliations({ session_id: sessionId, state: "flagged" })) as any[]).map((r) => r.target))
       const unshown = (kind: "capture" | "refund", list: any[]) => new Set(list.filter((e: any) => e?.pending && !e.serialNumber && e.afterSerial !== undefined && flaggedTargets.has(`${kind}:${e.id}`)).map((e: any) => e.id))
       const leftForAPerson = new Set([...unshown("capture", payment.data?.captures ?? []), ...unshown("refund", payment.data?.refunds ?? [])])
-      const captures = (payment.captures ?? []).filter((c: any) => !leftForAPerson.has(c.id))
-      const refunds = (payment.refunds ?? []).filter((r: any) => !leftForAPerson.has(r.id))
+      // A request left for a person may or may not have moved money (a later request can hide it from STATUS for good,
+      // e.g. a refund sent once its window passed): the gateway may hold it or not, never more than Medusa's rows.
+      const all = { captures: payment.captures ?? [], refunds: payment.refunds ?? [] }
+      const captures = all.captures.filter((c: any) => !leftForAPerson.has(c.id))
+      const refunds = all.refunds.filter((r: any) => !leftForAPerson.has(r.id))
       const sum = (list: any[]) => list.reduce((n: bigint, c: any) => n + minor(c.amount), 0n)
+      const within = (gateway: bigint, without: bigint, withAll: bigint) => gateway === without || gateway === withAll
       if (minor(payment.amount) !== minor(gw.initialAmount)) problems.push(`amount ${payment.amount} vs gateway ${gw.initialAmount}`)
-      if (sum(captures) !== minor(gw.captured)) problems.push(`captured ${sum(captures)} vs gateway ${gw.captured}`)
-      if (sum(refunds) !== minor(gw.returned)) problems.push(`refunded ${sum(refunds)} vs gateway ${gw.returned}`)
+      if (!within(minor(gw.captured), sum(captures), sum(all.captures))) problems.push(`captured ${sum(captures)} vs gateway ${gw.captured}`)
+      if (!within(minor(gw.returned), sum(refunds), sum(all.refunds))) problems.push(`refunded ${sum(refunds)} vs gateway ${gw.returned}`)
       if (Boolean(payment.canceled_at) !== gw.voided) problems.push(`canceled ${Boolean(payment.canceled_at)} vs gateway voided ${gw.voided}`)
       const gwCaptures = approved(gw, "CAPTURE").length
       const gwReturns = approved(gw, "RETURN").length
-      if (gwCaptures > captures.length || gwReturns > refunds.length || approved(gw, "VOID").length > 1) doubles++
-      if (gwCaptures !== captures.length) problems.push(`${captures.length} Medusa captures vs ${gwCaptures} at the gateway`)
-      if (gwReturns !== refunds.length) problems.push(`${refunds.length} Medusa refunds vs ${gwReturns} at the gateway`)
+      if (gwCaptures > all.captures.length || gwReturns > all.refunds.length || approved(gw, "VOID").length > 1) doubles++
+      if (gwCaptures !== captures.length && gwCaptures !== all.captures.length) problems.push(`${captures.length} Medusa captures vs ${gwCaptures} at the gateway`)
+      if (gwReturns !== refunds.length && gwReturns !== all.refunds.length) problems.push(`${refunds.length} Medusa refunds vs ${gwReturns} at the gateway`)
       return { problems, doubles }
     }
 
