@@ -44,22 +44,21 @@ export async function repairOrderTransactions(container: MedusaContainer, now: D
     { select: ["id", "order_id", "version", "reference", "reference_id", "amount", "raw_amount", "currency_code"] }
   )
   // Every Capture and Refund of these orders, whatever their provider: a transaction names one of them or none.
-  const { data: allLinks } = await query.graph({ entity: "order_payment_collection", fields: ["order_id", "payment_collection_id"], filters: { order_id: orderIds } })
-  const orderOf = new Map((allLinks as Array<{ order_id: string; payment_collection_id: string }>).map((l) => [l.payment_collection_id, l.order_id]))
+  const { data: allLinks } = await query.graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderIds } })
   const { data: orderPayments } = await query.graph({
     entity: "payment",
-    fields: ["id", "payment_collection_id", "currency_code", "captures.id", "captures.raw_amount", "refunds.id", "refunds.raw_amount"],
-    filters: { payment_collection_id: [...orderOf.keys()] },
+    fields: ["id", "captures.id", "captures.raw_amount", "refunds.id", "refunds.raw_amount"],
+    filters: { payment_collection_id: [...new Set((allLinks as Array<{ payment_collection_id: string }>).map((l) => l.payment_collection_id))] },
   })
   const rows = new Map<string, MoneyRow>()
-  type PaymentRows = { payment_collection_id: string; currency_code: string; captures?: Array<{ id: string; raw_amount: BigNumberInput }>; refunds?: Array<{ id: string; raw_amount: BigNumberInput }> }
+  type PaymentRows = { captures?: Array<{ id: string; raw_amount: BigNumberInput }>; refunds?: Array<{ id: string; raw_amount: BigNumberInput }> }
   for (const p of orderPayments as PaymentRows[]) {
     for (const c of p.captures ?? []) rows.set(c.id, { id: c.id, kind: "capture", amount: c.raw_amount })
     for (const r of p.refunds ?? []) rows.set(r.id, { id: r.id, kind: "refund", amount: r.raw_amount })
   }
   const { remove, add } = transactionRepairs(transactions as TransactionRow[], rows)
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  if (remove.length || add.length) {
+  if (remove.length) {
     await removeOrderTransactions(orders, remove)
     if (add.length) await orders.addOrderTransactions(add)
     logger.warn(
