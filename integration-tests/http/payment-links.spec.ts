@@ -9,12 +9,14 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import {
-  beginOrderEditOrderWorkflow, confirmOrderEditRequestWorkflow, convertDraftOrderWorkflow, createOrderWorkflow,
+  beginOrderEditOrderWorkflow, cancelOrderWorkflow, confirmOrderEditRequestWorkflow, convertDraftOrderWorkflow, createOrderWorkflow,
   orderEditAddNewItemWorkflow, requestOrderEditRequestWorkflow,
 } from "@medusajs/medusa/core-flows"
 import { payHostedPage } from "../../src/sandbox"
+import { settleSession } from "../../src/core/checkout/settle-session"
+import { LOCK_KEYS } from "../../src/core/locks/lock-keys"
 import { TEST_APP_DIR } from "../helpers/paths"
 import { PROVIDER_IDS } from "../helpers/provider-options"
 import { useSandbox } from "../helpers/sandbox"
@@ -127,6 +129,15 @@ medusaIntegrationTestRunner({
       return { status: res.status, location: res.headers.get("location"), html: await res.text() }
     }
     const requests = (op: string) => sandbox().control.requests()[op] ?? 0
+    /** Holds a Medusa lock until released, as a request that took it would (`taken` once it is held). */
+    function holdLock(key: string) {
+      let release!: () => void
+      let taken!: () => void
+      const takenP = new Promise<void>((r) => { taken = r })
+      const releasedP = new Promise<void>((r) => { release = r })
+      const done = getContainer().resolve(Modules.LOCKING).execute(key, async () => { taken(); await releasedP }, { timeout: 60 })
+      return { taken: takenP, release: () => { release(); return done } }
+    }
     const sessionsOf = async (collectionId: string) =>
       (await getContainer().resolve(ContainerRegistrationKeys.QUERY).graph({
         entity: "payment_session", fields: ["id", "status", "provider_id", "data"], filters: { payment_collection_id: collectionId },
@@ -314,6 +325,35 @@ medusaIntegrationTestRunner({
         // the whole 20.84: Medusa's edit of an order only authorized canceled that authorization and asked for the whole
         // new total in the link's collection
         expect(sandbox().control.transaction(gw.orderid)).toMatchObject({ voided: true, released: "20.84" })
+      })
+
+      it("a link payment confirmed while the admin cancels its order waits for the cancel, then is given back; the canceled order holds nothing", async () => {
+        // Found from outside (stop 62): the confirmation checked the order (not canceled yet), the admin's cancel then
+        // ran to its end (no Payment to release yet), and the confirmation authorized the collection: a live
+        // authorization on a canceled order that neither cancel nor capture could touch. The admin's cancel holds the
+        // order's money-action lock the whole request long (api/admin-money-serial.ts); here the test holds it.
+        const { orderId, collectionId, url } = await editedOrderLink(PROVIDER_IDS.hosted)
+        const open = await pressPay(url)
+        expect(open.status).toBe(303)
+        const [openSession] = await sessionsOf(collectionId)
+        sandbox().control.addFault({ kind: "callback-off" })
+        await payHostedPage(open.location!, CARD)
+        const [gw] = sandbox().control.byClientOrderId(openSession.id)
+        await sandbox().control.waitForOutcome(gw.orderid)
+        const held = holdLock(LOCK_KEYS.adminMoneyAction(orderId))
+        await held.taken
+        let settled = false
+        const settling = settleSession(getContainer(), openSession.id).finally(() => { settled = true })
+        await cancelOrderWorkflow(getContainer()).run({ input: { order_id: orderId } })
+        expect(settled).toBe(false)
+        held.release()
+        const result = await settling
+        sandbox().control.clearFaults()
+        expect({ outcome: result.outcome, givenBack: result.givenBack }).toEqual({ outcome: "no_session", givenBack: "order-canceled" })
+        const approvedVoids = (sandbox().control.transaction(gw.orderid)?.transactions ?? []).filter((t: any) => t.type === "void" && t.status === "approved")
+        expect(approvedVoids).toHaveLength(1)
+        const collection = (await orderView(orderId)).payment_collections.find((c: any) => c.id === collectionId)
+        expect({ payments: collection.payments.length, authorized: collection.status === "authorized" }).toEqual({ payments: 0, authorized: false })
       })
 
       it("a declined payment says so with the gateway's reason, and the link is paid again on a new page; nothing is booked for the decline", async () => {

@@ -25,6 +25,7 @@ import { paymentLinks, type PaymentLinks } from "../callbacks/processing-reads"
 import { findSession, type SessionInfo } from "../callbacks/verify"
 import { reflectRebillSettlement } from "../saved-cards/rebill-outcome"
 import { collectionLockKey } from "../locks/collection-lock"
+import { LOCK_KEYS } from "../locks/lock-keys"
 import { bookCapturesOnOrder } from "./book-captures"
 import { giveBackReason, type GiveBackReason } from "../payment-links/stale-amount"
 
@@ -55,6 +56,8 @@ export type SettleResult = {
 
 const FINAL_FAILED = new Set(["error", "canceled"])
 const LOCK_TIMEOUT_S = 30
+
+type Authorized = { payment?: { id: string }; givenBack?: GiveBackReason }
 
 type Links = PaymentLinks
 
@@ -158,17 +161,25 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
     const answer = await locking.execute(
       session.payment_collection_id ? collectionLockKey(l.cartId, session.payment_collection_id) : (l.cartId ?? session.id),
       async () => {
-        const reason = l.cartId ? undefined : await givenBack(container, session, l.orderId)
-        if (reason) return { payment: undefined, givenBack: reason }
-        try {
-          const payment = await paymentModule.authorizePaymentSession(session.id, {})
-          return { payment: payment ?? undefined }
-        } catch (e) {
-          if (MedusaError.isMedusaError(e) && (e as MedusaError).type === MedusaError.Types.NOT_ALLOWED) {
-            return { payment: undefined }
+        const authorize = async (): Promise<Authorized> => {
+          const reason = l.cartId ? undefined : await givenBack(container, session, l.orderId)
+          if (reason) return { payment: undefined, givenBack: reason }
+          try {
+            const payment = await paymentModule.authorizePaymentSession(session.id, {})
+            return { payment: payment ?? undefined }
+          } catch (e) {
+            if (MedusaError.isMedusaError(e) && (e as MedusaError).type === MedusaError.Types.NOT_ALLOWED) {
+              return { payment: undefined }
+            }
+            throw e
           }
-          throw e
         }
+        // An order's own collection (a link, a rebill): the check of the order and the authorization take the admin's
+        // turn on the order (api/admin-money-serial.ts), so a cancel running now ends first and is seen by the check,
+        // or starts after and finds the Payment to release. Without it, a cancel between the check and the
+        // authorization left a live authorization on a canceled order (payment-links.spec, "while the admin cancels").
+        if (l.cartId || !l.orderId) return authorize()
+        return locking.execute(LOCK_KEYS.adminMoneyAction(l.orderId), authorize, { timeout: LOCK_TIMEOUT_S })
       },
       { timeout: LOCK_TIMEOUT_S }
     )
