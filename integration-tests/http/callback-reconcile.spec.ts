@@ -242,6 +242,46 @@ medusaIntegrationTestRunner({
       expect(settled.summary).toMatchObject({ refunded_total: 3, pending_difference: 0 })
     })
 
+    it.each(["captures it", "cancels again"] as const)("a release (VOID) still undecided when the admin canceled, declined later: Medusa's cancel of the Payment is taken back, the order stays open and the admin %s", async (then) => {
+      // Found from outside (stop 60): the cancel answered 202 (order not canceled yet), the gateway then declined the
+      // VOID, and Medusa's Payment kept canceled_at: the hold stayed on the shopper's card while Medusa refused both a
+      // capture (the payment is canceled) and a real release.
+      const container = getContainer()
+      const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted)
+      await payHostedPage(session.data.redirectUrl, CARD)
+      const orderId = await waitForOrder(container, cart.id)
+      const [payment] = await paymentsForSession(container, session.id)
+      const orderid = onlyGatewayOrder(sandbox(), session.id).orderid
+
+      sandbox().control.addFault({ kind: "outcome", status: "unknown", operation: "VOID", times: 1 })
+      expect((await api.post(`/admin/orders/${orderId}/cancel`, {}, admin)).status).toBe(202)
+      const [canceling] = await paymentsForSession(container, session.id)
+      expect(canceling.canceled_at).not.toBeNull()
+      sandbox().control.forceStatus(orderid, "declined", "Void refused by the acquirer")
+      const flagged = await waitFor("the declined release is flagged", async () => {
+        await reconcileTick(container, { now: ahead })
+        const rows = await callbackRows(container, { client_orderid: session.id, source: "reconcile" })
+        return rows.find((r) => r.type === "void" && r.outcome === "flagged")
+      })
+      expect(flagged.outcome_detail).toMatch(/taken back Medusa's cancel/)
+      const [after] = await paymentsForSession(container, session.id)
+      expect(after.canceled_at).toBeNull()
+      const shown = (await api.get(`/admin/orders/${orderId}?fields=status,payment_status`, admin)).data.order
+      expect(shown).toMatchObject({ status: "pending", payment_status: "authorized" })
+
+      if (then === "captures it") {
+        expect((await api.post(`/admin/payments/${payment.id}/capture`, {}, admin)).status).toBe(200)
+        const captures = onlyGatewayOrder(sandbox(), session.id).transactions.filter((t: any) => t.type === "capture")
+        expect(captures.map((t: any) => t.status)).toEqual(["approved"])
+        expect((await medusaRecord(container, payment.id, orderId)).collection).toMatchObject({ captured_amount: 10.42 })
+      } else {
+        expect((await api.post(`/admin/orders/${orderId}/cancel`, {}, admin)).status).toBe(200)
+        const voids = onlyGatewayOrder(sandbox(), session.id).transactions.filter((t: any) => t.type === "void")
+        expect(voids.map((t: any) => t.status)).toEqual(["declined", "approved"])
+        expect((await api.get(`/admin/orders/${orderId}?fields=status`, admin)).data.order.status).toBe("canceled")
+      }
+    })
+
     it("an approved payment for a session deleted after a cart change is given back at the gateway, not ignored, and never an order", async () => {
       const container = getContainer()
       const { cart, session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.auto)

@@ -147,7 +147,7 @@ async function askStatus(client: PaynetEasyClient, data: Record<string, unknown>
 const TAKEN_BACK: Record<LedgerKind, string> = {
   capture: "the plugin has taken back Medusa's Capture (the order owes that amount again; capture it again or ask the shopper to pay)",
   refund: "the plugin has taken back Medusa's Refund (the money is still with the merchant; refund it again or contact the shopper)",
-  void: "Medusa shows money moved that did not move; a person must correct the order",
+  void: "the plugin has taken back Medusa's cancel of the Payment (the hold is still on the card; capture it, or cancel again to release it)",
 }
 
 /** Records a declined ledger entry in the callback log (flagged) and on the order; returns what was written. */
@@ -264,8 +264,8 @@ export const reconcileLedgerEntryWorkflow = createWorkflow(
     )
     // A declined capture or refund: Medusa's Capture / Refund row, its order transaction and the collection's totals
     // are taken back, so the order shows what the gateway holds (and the admin can capture or refund again).
-    when("payneteasy-ledger-record-to-take-back", { decided }, ({ decided }) => !!decided && !isApproved(decided.answer.status) && decided.kind !== "void").then(() =>
-      takeBackMedusaRecordStep(transform({ decided }, ({ decided }) => ({ kind: decided!.kind as "capture" | "refund", id: decided!.entry.id, paymentId: decided!.payment.id })))
+    when("payneteasy-ledger-record-to-take-back", { decided }, ({ decided }) => !!decided && !isApproved(decided.answer.status)).then(() =>
+      takeBackMedusaRecordStep(transform({ decided }, ({ decided }) => ({ kind: decided!.kind, id: decided!.entry.id, paymentId: decided!.payment.id })))
     )
     const check = transform({ input, look, flagged }, ({ input, look, flagged }) =>
       ledgerCheck(input.row, look, new Date(input.checkedAt), flagged ?? undefined)
