@@ -18,6 +18,7 @@ import { redirectToOf } from "../../gateway/replies"
 import { statusFields as statusRequest } from "../../gateway/requests"
 import { setTimeout as sleep } from "node:timers/promises"
 import { reachOf } from "./reach"
+import { settleSpan } from "./gateway-telemetry"
 
 export { isFinal }
 
@@ -46,13 +47,15 @@ export async function pollStatus(
   done: (r: StatusReply) => boolean = isDecisive,
   delays: readonly number[] = DEFAULT_POLL_DELAYS_MS
 ): Promise<StatusReply> {
-  let last: StatusReply | undefined
-  for (const delay of delays) {
-    if (delay > 0) await sleep(delay)
-    last = await client.request("STATUS", statusFields(q))
-    if (done(last)) return last
-  }
-  return last!
+  return settleSpan("poll", { clientOrderId: q.clientOrderId, orderId: q.orderId }, async () => {
+    let last: StatusReply | undefined
+    for (const delay of delays) {
+      if (delay > 0) await sleep(delay)
+      last = await client.request("STATUS", statusFields(q))
+      if (done(last)) return last
+    }
+    return last!
+  })
 }
 
 /** Whether a STATUS failure means "no such transaction" (the gateway answers unknown ids with an error reply). */

@@ -25,6 +25,7 @@ import { GatewayError } from "../../gateway"
 import { setTimeout as sleep } from "node:timers/promises"
 import { isNotFound, statusFields, type Fields, type StatusQuery, type StatusReply } from "./gateway-ops"
 import { reachOf } from "./reach"
+import { settleSpan } from "./gateway-telemetry"
 
 /** How long a gateway may go on processing a request before "STATUS does not show it" means a person must look. */
 export const DEFAULT_PROCESSING_WINDOW_MS = 5 * 60_000
@@ -70,20 +71,27 @@ export async function settleByStatus<N extends OperationName>(
   lost?: unknown,
 ): Promise<Extract<MoneySent<N>, { kind: "shown" | "pending" }>> {
   const shows = req.shows ?? (() => true)
-  let said = lost instanceof GatewayError ? `its reply was lost (${lost.message})` : "its reply was lost"
-  for (const delay of req.askAgainMs ?? DEFAULT_ASK_AGAIN_MS) {
-    if (delay > 0) await sleep(delay)
-    try {
-      const status = await client.request("STATUS", statusFields(req.status))
-      if (shows(status)) return { kind: "shown", status }
-      said = `${req.op}: STATUS does not show it yet (latest ${status.status ?? "?"})`
-    } catch (e) {
-      said = isNotFound(e)
-        ? `${req.op}: STATUS does not know it yet (${e instanceof GatewayError ? e.message : "not found"})`
-        : `${req.op}: STATUS could not be read (${e instanceof GatewayError ? e.message : "an unexpected failure"})`
+  const facts = { operation: req.op, clientOrderId: req.status.clientOrderId, orderId: req.status.orderId }
+  return settleSpan("lost reply", facts, async (span) => {
+    let said = lost instanceof GatewayError ? `its reply was lost (${lost.message})` : "its reply was lost"
+    for (const delay of req.askAgainMs ?? DEFAULT_ASK_AGAIN_MS) {
+      if (delay > 0) await sleep(delay)
+      try {
+        const status = await client.request("STATUS", statusFields(req.status))
+        if (shows(status)) {
+          span.setAttribute("payneteasy.settle.outcome", "shown")
+          return { kind: "shown" as const, status }
+        }
+        said = `${req.op}: STATUS does not show it yet (latest ${status.status ?? "?"})`
+      } catch (e) {
+        said = isNotFound(e)
+          ? `${req.op}: STATUS does not know it yet (${e instanceof GatewayError ? e.message : "not found"})`
+          : `${req.op}: STATUS could not be read (${e instanceof GatewayError ? e.message : "an unexpected failure"})`
+      }
     }
-  }
-  return { kind: "pending", reason: said }
+    span.setAttribute("payneteasy.settle.outcome", "pending")
+    return { kind: "pending" as const, reason: said }
+  })
 }
 
 /** Whether a request made `sentAt` is past the gateway's processing window at `now` (then a person must look). */

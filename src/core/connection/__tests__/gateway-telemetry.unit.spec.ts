@@ -7,6 +7,8 @@
 import { DEFAULT_SANDBOX_MERCHANT, startSandbox, type Sandbox } from "../../../sandbox"
 import { clientFromOptions } from "../options"
 import { gatewayTelemetry, settleSpan } from "../gateway-telemetry"
+import { sendMoneyRequest } from "../money-request"
+import { pollStatus } from "../gateway-ops"
 import { inSpan } from "../../telemetry/otel"
 import { METRIC } from "../../telemetry/metrics"
 import { parentOf, points, recordTelemetry, spanText, type Recorder } from "../../telemetry/__tests__/recorder"
@@ -148,6 +150,27 @@ describe("gateway requests as spans and metrics (core/connection/gateway-telemet
     const [status] = named("PaynetEasy STATUS")
     expect(settle.attributes).toMatchObject({ "payneteasy.settle.step": "lost reply", "payneteasy.operation": "CAPTURE", "payneteasy.client_order_id": "payses_TEL6" })
     expect(parentOf(status)).toBe(settle.spanContext().spanId)
+  })
+
+  it("the real settle paths are settle spans: a lost reply's STATUS asks under `settle lost reply`, a follow-up's polling under `settle poll`", async () => {
+    // A SALE whose reply is lost, settled by STATUS (money-request.ts): the STATUS asks are the settle step's children.
+    sandbox.control.addFault({ kind: "response-lost", operation: "SALE", times: 1 })
+    const sent = await sendMoneyRequest(client, { op: "SALE", fields: saleFields("payses_TEL8"), status: { clientOrderId: "payses_TEL8" }, askAgainMs: [0] })
+    expect(sent.kind).toBe("shown")
+    const [lostSettle] = named("PaynetEasy settle lost reply")
+    expect(lostSettle.attributes).toMatchObject({ "payneteasy.settle.step": "lost reply", "payneteasy.operation": "SALE", "payneteasy.client_order_id": "payses_TEL8" })
+    const [lostSale] = named("PaynetEasy SALE")
+    expect(parentOf(lostSettle)).toBe(parentOf(lostSale)) // beside the request it settles, under the same parent
+    const underLost = named("PaynetEasy STATUS").filter((s) => parentOf(s) === lostSettle.spanContext().spanId)
+    expect(underLost).toHaveLength(1)
+    expect(lostSettle.attributes["payneteasy.settle.outcome"]).toBe("shown")
+
+    // A STATUS poll to a final status (gateway-ops.ts pollStatus, what a follow-up settles with): its STATUS asks are children.
+    const sale = await client.request("SALE", saleFields("payses_TEL9"))
+    await pollStatus(client, { clientOrderId: "payses_TEL9", orderId: String(sale["paynet-order-id"]) }, () => true, [0])
+    const [poll] = named("PaynetEasy settle poll")
+    expect(poll.attributes).toMatchObject({ "payneteasy.settle.step": "poll", "payneteasy.client_order_id": "payses_TEL9", "payneteasy.gateway_order_id": String(sale["paynet-order-id"]) })
+    expect(named("PaynetEasy STATUS").filter((s) => parentOf(s) === poll.spanContext().spanId)).toHaveLength(1)
   })
 
   it("with no SDK registered the observer has nothing to record: it answers undefined and the request goes as before", async () => {
