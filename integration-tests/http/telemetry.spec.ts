@@ -209,6 +209,19 @@ medusaIntegrationTestRunner({
       expect(after.find((p) => p.name === METRIC.callbackReceived && p.attributes["payneteasy.callback.refusal"] === "forged")?.value).toBe(1)
     })
 
+    it("a scheduled reconciliation tick: its STATUS is under Medusa's job workflow, the reconciliation workflow and its settle step", async () => {
+      // A hosted page registered and not paid: the reconciliation's watch on its session is due within seconds, and
+      // the app's own scheduler (Medusa runs a job as the workflow `job-<name>`) asks STATUS for it.
+      const { session } = await checkoutToPaymentSession(api, eur, PROVIDER_IDS.hosted, { email: SHOPPER_EMAIL })
+      const isTick = (s: ReadableSpan) => ancestors(s, finished()).some((n) => /^workflow:job.payneteasy.reconcile$/.test(n))
+      const status = await waitForSpan("a STATUS of the scheduled tick", (s) =>
+        s.name === "PaynetEasy STATUS" && s.attributes["payneteasy.client_order_id"] === session.id && isTick(s))
+      const chain = ancestors(status, finished())
+      expect(chain[0]).toBe("step:payneteasy-settle-watched-session:invoke")
+      expect(chain).toContain("workflow:payneteasy-reconcile-session")
+      expect(status.attributes["payneteasy.outcome"]).toBe("answered")
+    })
+
     it("the documented instrumentation.ts exports the plugin's spans and metrics to the collector over OTLP/HTTP", async () => {
       await Promise.all([...documented.spanProcessors.map((p) => p.forceFlush()), ...documented.metricReaders.map((r) => r.forceFlush())])
       const spanNames = JSON.stringify(collected["/v1/traces"] ?? [])
