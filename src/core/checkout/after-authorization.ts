@@ -24,6 +24,7 @@ import { sessionHolder } from "./session-holder"
 import { orderIdOf, transactionTypeOf } from "../../gateway/replies"
 import { refuseWhileUnshown } from "./unshown-request"
 import { idMismatch } from "./reply-match"
+import { paymentLogger } from "../telemetry/payment-log"
 
 type Data = Record<string, unknown>
 
@@ -42,6 +43,10 @@ function requireMedusaId(id: string | undefined, what: string): string {
   }
   return id
 }
+
+/** The provider's logger, its lines ending with the payment's ids (core/telemetry/payment-log.ts). */
+const logOf = (ctx: ProviderContext, data: Pick<SessionData, "session_id" | "orderId" | "clientOrderId">) =>
+  ctx.logger && paymentLogger(ctx.logger, { paymentSessionId: data.session_id, gatewayOrderId: data.orderId, clientOrderId: data.clientOrderId })
 
 /** How long a request whose reply was lost may still be processing at the gateway (core/connection). */
 const windowOf = (ctx: ProviderContext) => ctx.options.processingWindowMs ?? DEFAULT_PROCESSING_WINDOW_MS
@@ -66,7 +71,7 @@ async function follow(ctx: ProviderContext, op: FollowOp, ask: FollowAsk, data: 
     currency: data.currency,
   })
   if (outcome.pending) {
-    ctx.logger?.warn(`PaynetEasy ${op} for order ${data.orderId} is still ${outcome.status}; recorded as pending for reconciliation`)
+    logOf(ctx, data)?.warn(`PaynetEasy ${op} for order ${data.orderId} is still ${outcome.status}; recorded as pending for reconciliation`)
   }
   return outcome
 }
@@ -112,7 +117,7 @@ export async function cancel(ctx: ProviderContext, data: SessionData, cancelId: 
   // declined released nothing and goes again (hold-release.ts)
   if (holdReleased(data) || !data.orderId) return data
   if (!cancelId) {
-    ctx.logger?.warn(
+    logOf(ctx, data)?.warn(
       `PaynetEasy: Medusa rolled back an authorization of session ${data.session_id} it could not record (another one recorded it first?); gateway order ${data.orderId} left as it is for reconciliation`
     )
     return data
@@ -169,7 +174,7 @@ export async function releaseDeleted(ctx: ProviderContext, cradle: unknown, data
   const holder = await sessionHolder(cradle, data.session_id)
   const keep = "unknown" in holder ? `Medusa could not be asked what it holds (${holder.unknown})` : holder.found ? sessionHoldsOrderMoney(holder.facts) : undefined
   if (keep) {
-    ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted, but ${keep}; ${what} left as it is`)
+    logOf(ctx, data)?.warn(`PaynetEasy: session ${data.session_id} was deleted, but ${keep}; ${what} left as it is`)
     return undefined
   }
   try {
@@ -177,7 +182,7 @@ export async function releaseDeleted(ctx: ProviderContext, cradle: unknown, data
     const reply = await ctx.client.request("STATUS", statusOf(data))
     const mismatch = idMismatch(reply, data)
     if (mismatch) {
-      ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted, but the STATUS of ${what} answered about another payment (${mismatch}); nothing moved`)
+      logOf(ctx, data)?.warn(`PaynetEasy: session ${data.session_id} was deleted, but the STATUS of ${what} answered about another payment (${mismatch}); nothing moved`)
       return undefined
     }
     const orderId = data.orderId ?? orderIdOf(reply)
@@ -190,12 +195,12 @@ export async function releaseDeleted(ctx: ProviderContext, cradle: unknown, data
       return await giveBackInFull(ctx, { ...data, orderId }, `Session ${data.session_id} deleted`)
     }
     if (status === PaymentSessionStatus.CAPTURED) {
-      ctx.logger?.warn(`PaynetEasy: session ${data.session_id} was deleted but gateway order ${orderId} is a paid sale Medusa does not show; reconcile it`)
+      logOf(ctx, { ...data, orderId })?.warn(`PaynetEasy: session ${data.session_id} was deleted but gateway order ${orderId} is a paid sale Medusa does not show; reconcile it`)
     }
   } catch (e) {
     // "not found" for an unknown outcome: the request never reached the gateway, nothing was charged
     if (!(unknownOutcome && isNotFound(e))) {
-      ctx.logger?.warn(`PaynetEasy: could not check ${what} of deleted session ${data.session_id}: ${(e as Error).message}`)
+      logOf(ctx, data)?.warn(`PaynetEasy: could not check ${what} of deleted session ${data.session_id}: ${(e as Error).message}`)
     }
   }
   return undefined
@@ -212,7 +217,7 @@ export async function giveBackInFull(ctx: ProviderContext, data: SessionData, co
     return { ...data, voided: true, gatewayStatus: entry.status, voidEntry: { id: "void", amount: "all", ...entry } }
   } catch (e) {
     if (!(e instanceof GatewayRefusal)) throw e
-    ctx.logger?.info(`PaynetEasy: void refused for order ${data.orderId} (${(e as Error).message}); returning in full instead`)
+    logOf(ctx, data)?.info(`PaynetEasy: void refused for order ${data.orderId} (${(e as Error).message}); returning in full instead`)
   }
   let entry: FollowOutcome
   try {

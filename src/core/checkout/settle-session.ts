@@ -21,6 +21,7 @@ import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
 import { scrub } from "../../gateway/scrub"
+import { paymentIdsText, type PaymentIds } from "../telemetry/payment-log"
 import { paymentLinks, type PaymentLinks } from "../callbacks/processing-reads"
 import { findSession, type SessionInfo } from "../callbacks/verify"
 import { reflectRebillSettlement } from "../saved-cards/rebill-outcome"
@@ -74,13 +75,13 @@ const links = (container: MedusaContainer, sessionId: string, paymentCollectionI
  * with the order's id (bench "callback → Payment", SQL statements per callback). Undefined when the cart could not be
  * completed (a warning says why; the caller keeps the callback failed and the session watched).
  */
-async function completeCart(container: MedusaContainer, cartId: string): Promise<string | undefined> {
+async function completeCart(container: MedusaContainer, cartId: string, ids: PaymentIds): Promise<string | undefined> {
   try {
     const { result } = await container.resolve(Modules.WORKFLOW_ENGINE).run(completeCartWorkflowId, { input: { id: cartId } })
     return (result as { id?: string } | undefined)?.id
   } catch (e) {
     const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-    logger.warn(`PaynetEasy: cart ${cartId} is paid but could not be completed into an order: ${scrub(e instanceof Error ? e.message : String(e)).slice(0, 300)}`)
+    logger.warn(`PaynetEasy: cart ${cartId} is paid but could not be completed into an order: ${scrub(e instanceof Error ? e.message : String(e)).slice(0, 300)}${paymentIdsText(ids)}`)
     return undefined
   }
 }
@@ -210,7 +211,7 @@ async function settle(container: MedusaContainer, sessionId: string, known?: Ses
   }
 
   if (l.cartId && !l.orderId) {
-    const orderId = await completeCart(container, l.cartId)
+    const orderId = await completeCart(container, l.cartId, { paymentSessionId: sessionId, paymentId: l.paymentId })
     if (orderId) l = { ...l, orderId }
     if (!l.orderId) {
       return {

@@ -39,6 +39,7 @@ import { ensureWatched, SESSION_TARGET, watchService } from "../reconciliation/w
 import { fromStatus, stripOutcome } from "../checkout/session-outcome"
 import { LOCK_KEYS } from "../locks/lock-keys"
 import { pluginCallbackUrl } from "../connection/plugin-urls"
+import { paymentLogger } from "../telemetry/payment-log"
 
 type Data = Record<string, unknown>
 type Outcome = { data: Data; status: PaymentSessionStatus }
@@ -47,6 +48,9 @@ type Outcome = { data: Data; status: PaymentSessionStatus }
 type SavedCardData = SessionData & { card_id: string; card_owner: string; off_session?: boolean }
 
 const present = (v: unknown) => v !== undefined && v !== null
+/** The provider's logger, its lines ending with the charge's ids (core/telemetry/payment-log.ts). */
+const idsLog = (ctx: ProviderContext, sessionId: string, clientOrderId: string, gatewayOrderId?: string | null) =>
+  ctx.logger && paymentLogger(ctx.logger, { paymentSessionId: sessionId, gatewayOrderId, clientOrderId })
 
 /** A new session asks for a saved card: `card_id`, or Stripe's card-on-file `payment_method` (with `off_session`). */
 export const wantsSavedCard = (data: Data | undefined) =>
@@ -183,7 +187,7 @@ async function settle(ctx: ProviderContext, live: CardChargeRow, data: SavedCard
   try {
     reply = await rebillStatus(ctx.client, live.client_orderid, live.gateway_order_id ?? undefined)
   } catch (e) {
-    ctx.logger?.warn(`PaynetEasy: saved-card payment ${live.client_orderid}: STATUS failed, kept ${live.state} (${(e as Error).message})`)
+    idsLog(ctx, data.session_id, live.client_orderid, live.gateway_order_id)?.warn(`PaynetEasy: saved-card payment ${live.client_orderid}: STATUS failed, kept ${live.state} (${(e as Error).message})`)
     return stillPending()
   }
   if (!reply) {
@@ -214,7 +218,7 @@ async function flagUnshownCharge(ctx: ProviderContext, live: CardChargeRow, data
   if (row && row.state === "pending") {
     await watchService(container).updatePaynetEasyReconciliations({ id: row.id, state: "flagged", note, last_checked_at: new Date() })
   }
-  ctx.logger?.warn(`PaynetEasy: saved-card payment ${live.client_orderid} not shown by the gateway within the processing window; flagged for a person`)
+  idsLog(ctx, data.session_id, live.client_orderid, live.gateway_order_id)?.warn(`PaynetEasy: saved-card payment ${live.client_orderid} not shown by the gateway within the processing window; flagged for a person`)
 }
 
 async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: SavedCardData, cvv: string | undefined): Promise<Outcome> {
@@ -242,7 +246,7 @@ async function sendNewCharge(ctx: ProviderContext, collectionId: string, data: S
     throw wrap("REBILL", e)
   })
   if (result.kind === "unknown") {
-    ctx.logger?.warn(`PaynetEasy: saved-card payment ${clientOrderId}: outcome unknown, kept pending for the callback or reconciliation (${result.reason})`)
+    idsLog(ctx, data.session_id, clientOrderId)?.warn(`PaynetEasy: saved-card payment ${clientOrderId}: outcome unknown, kept pending for the callback or reconciliation (${result.reason})`)
     const known = result.orderId ? { orderId: result.orderId } : {}
     await updateCharge(charge.id, { state: "pending", gateway_order_id: result.orderId ?? null, gateway_status: "unknown" })
     return { data: { ...base, ...known, gatewayStatus: "unknown" }, status: PaymentSessionStatus.PENDING }

@@ -29,6 +29,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { scrub } from "../../gateway/scrub"
+import { paymentIdsText } from "../../core/telemetry/payment-log"
 import type { ReconciliationRow } from "../../modules/payneteasy/service"
 import { GIVE_UP_AFTER_MS } from "../../core/reconciliation/backoff"
 import { processCallback } from "./process-callback"
@@ -203,7 +204,7 @@ export async function reconcilePaynetEasy(
           if (r === "flagged") report.flagged++
         } catch (e) {
           report.errors++
-          logger.warn(`PaynetEasy reconciliation of session ${row.session_id}${row.target ? ` (${row.target})` : ""} failed: ${scrub((e as Error)?.message ?? String(e))}`)
+          logger.warn(`PaynetEasy reconciliation of session ${row.session_id}${row.target ? ` (${row.target})` : ""} failed: ${scrub((e as Error)?.message ?? String(e))}${paymentIdsText({ paymentSessionId: row.session_id })}`)
         }
       }
     }

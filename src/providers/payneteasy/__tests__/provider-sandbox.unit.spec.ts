@@ -217,11 +217,13 @@ describe("provider ↔ sandbox", () => {
       expect((second.data!.captures as any[]).map((c) => c.serialNumber)).toEqual(serials)
     })
 
-    it("a capture still processing after the poll budget is recorded with its real status and pending: true", async () => {
+    it("a capture still processing after the poll budget is recorded with its real status and pending: true; its warning carries the payment's ids", async () => {
       const slow = await startSandbox({ port: 0, processingMs: 600_000 })
+      const warnings: string[] = []
+      const logger = { info: () => undefined, warn: (m: string) => warnings.push(m), error: () => undefined, debug: () => undefined }
       try {
         const p = new PaynetEasyProviderService(
-          { captureService: { retrieve: async (id: string) => ({ id, raw_amount: "2" }) } },
+          { captureService: { retrieve: async (id: string) => ({ id, raw_amount: "2" }) }, logger },
           { baseUrl: slow.url, endpointId: "1111", login: DEFAULT_SANDBOX_MERCHANT.login, controlKey: DEFAULT_SANDBOX_MERCHANT.controlKey, backendUrl: "http://127.0.0.1:9" }
         )
         const session_id = newSessionId()
@@ -232,6 +234,10 @@ describe("provider ↔ sandbox", () => {
         const out = await p.capturePayment({ data: auth.data, context: { idempotency_key: "capt_slow" } })
         expect(out.data!.captures).toEqual([expect.objectContaining({ id: "capt_slow", amount: "2.00", status: "processing", pending: true })])
         expect(pendingLedgerEntries(out.data)).toEqual([expect.objectContaining({ kind: "capture", id: "capt_slow", orderId: orderid })])
+        // grep of any one id finds it (core/telemetry/payment-log.ts)
+        expect(warnings.filter((w) => w.startsWith("PaynetEasy CAPTURE"))).toEqual([
+          `PaynetEasy CAPTURE for order ${orderid} is still processing; recorded as pending for reconciliation [payment_session=${session_id} gateway_order=${orderid} client_order=${session_id}]`,
+        ])
       } finally {
         await slow.close()
       }

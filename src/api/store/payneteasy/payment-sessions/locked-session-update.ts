@@ -17,6 +17,8 @@ import type { BigNumberInput } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { lockKeyOfCollection } from "../../../../core/locks/collection-lock"
 import { underLock } from "../../../../core/locks/busy-lock"
+import { scrub } from "../../../../gateway/scrub"
+import { paymentIdsText } from "../../../../core/telemetry/payment-log"
 import { sessionAmount, sessionView as view } from "../session-view"
 
 const BUSY = "This payment is still being paid in another request (the gateway has not answered it yet); nothing was charged by this one. Wait for that payment's result before trying again."
@@ -122,7 +124,7 @@ async function dropUnsentSiblings(req: MedusaRequest, collectionId: string, paid
     if (s.id === paidId || s.authorized_at || s.status === PaymentSessionStatus.AUTHORIZED || s.status === PaymentSessionStatus.CAPTURED) continue
     if (!unsent(s.data)) continue
     await paymentModule.deletePaymentSession(s.id).catch((e) => {
-      req.scope.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy: could not delete unpaid payment session ${s.id} next to paid ${paidId}: ${(e as Error).message}`)
+      req.scope.resolve(ContainerRegistrationKeys.LOGGER).warn(`PaynetEasy: could not delete unpaid payment session ${s.id} next to paid ${paidId}: ${scrub((e as Error).message)}${paymentIdsText({ paymentSessionId: s.id })}`)
     })
   }
 }
