@@ -126,7 +126,9 @@ medusaIntegrationTestRunner({
     })
 
     describe.each(Object.entries(DESTINATIONS))("destination %s", (kind, destination) => {
-      it("single-step (v2 payout): processing, then approved from the callback confirmed by STATUS", async () => {
+      it("single-step (v2 payout): processing, then approved from the callback confirmed by STATUS; one info line for the money that moved", async () => {
+        const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
+        const info = jest.spyOn(logger, "info")
         const res = await create({ method: "single", amount: "12.34", currency_code: "EUR", destination, recipient: "Jane Roe", purpose: `refund ${kind}` })
         expect(res.status).toBe(201)
         const p = res.data.payout
@@ -140,6 +142,10 @@ medusaIntegrationTestRunner({
         const [order] = gatewayOrders(p.id)
         expect(order).toMatchObject({ operation: "PAYOUT", status: "approved", initialAmount: "12.34", destination: { kind } })
         expect(gatewayOrders(p.id)).toHaveLength(1)
+        // the payout's movement, once, with its ids (core/telemetry/payment-log.ts); nothing of the destination
+        const lines = info.mock.calls.map(([m]) => String(m)).filter((m) => m.includes(p.id))
+        info.mockRestore()
+        expect(lines).toEqual([`PaynetEasy: payout paid 12.34 EUR (gateway approved) [payout=${p.id} gateway_order=${done.gateway_order_id} client_order=${p.id}]`])
       })
 
       it("two-step (v4 check, confirm, pay): checked, then paid once and approved from the callback", async () => {

@@ -6,14 +6,15 @@
  * `withPayoutLock` (Medusa's locking module, key `payneteasy:payout:<id>`), so two of them never interleave.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { scrub } from "../../gateway/scrub"
 import { replyDigest, transactionTypeOf } from "../../gateway/replies"
 import { parseGatewayStatus, type GatewayStatus } from "../../gateway/statuses"
 import { PAYNETEASY_MODULE } from "../../modules/payneteasy"
 import type PaynetEasyModuleService from "../../modules/payneteasy/service"
 import { LOCK_KEYS } from "../locks/lock-keys"
-import { isFinalPayout, type PayoutStatus } from "./payout-phase"
+import { isFinalPayout, PAYOUT_STATUS_PHASE, type PayoutStatus } from "./payout-phase"
+import { paymentIdsText } from "../telemetry/payment-log"
 
 export type { PayoutStatus }
 export { isFinalPayout }
@@ -111,6 +112,11 @@ export async function applyChange(container: MedusaContainer, payout: PayoutRow,
     gateway: change.gateway ?? null,
     note: change.note ? scrub(change.note).slice(0, 1000) : null,
   })
+  if (PAYOUT_STATUS_PHASE[to] === "paid" && PAYOUT_STATUS_PHASE[payout.status] !== "paid") {
+    // the payout's money movement: one info line, with its ids (core/telemetry/payment-log.ts)
+    container.resolve(ContainerRegistrationKeys.LOGGER).info(`PaynetEasy: payout paid ${payout.amount} ${payout.currency_code.toUpperCase()} (gateway ${to})` +
+      paymentIdsText({ payoutId: payout.id, gatewayOrderId: (updated as PayoutRow | undefined)?.gateway_order_id ?? payout.gateway_order_id, clientOrderId: payout.client_orderid }))
+  }
   return (updated as PayoutRow | undefined) ?? payout
 }
 

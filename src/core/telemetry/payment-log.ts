@@ -18,11 +18,14 @@ export type PaymentIds = {
   orderId?: string | null
   gatewayOrderId?: string | null
   clientOrderId?: string | null
+  /** A payout's id (a payout has no session, payment or order). */
+  payoutId?: string | null
 }
 
 const KEYS: Array<[keyof PaymentIds, string]> = [
   ["paymentSessionId", "payment_session"],
   ["paymentId", "payment"],
+  ["payoutId", "payout"],
   ["orderId", "order"],
   ["gatewayOrderId", "gateway_order"],
   ["clientOrderId", "client_order"],
