@@ -32,8 +32,11 @@ function store(rows: { payouts?: PayoutRow[]; cards?: Partial<SavedCardRow>[] } 
       return (rows.cards ?? []).filter((c) => c.id === filter.id && c.state === filter.state)
     },
   }
-  const container = { resolve: (key: string) => (key === PAYNETEASY_MODULE ? svc : undefined) } as unknown as MedusaContainer
-  return { container, changes, lists }
+  // the logger records the lines a payout writes (its money movement when it turns paid)
+  const lines: string[] = []
+  const logger = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) }
+  const container = { resolve: (key: string) => (key === PAYNETEASY_MODULE ? svc : key === "logger" ? logger : undefined) } as unknown as MedusaContainer
+  return { container, changes, lists, lines }
 }
 
 const payout = (over: Partial<PayoutRow> = {}): PayoutRow => ({
@@ -63,6 +66,8 @@ describe("adoptStatus over every gateway status", () => {
     // a final status closes the payout and stops polling
     if (FINAL.includes(status)) expect(update).toMatchObject({ finished_at: expect.any(Date), next_check_at: null })
     else expect(update).not.toHaveProperty("finished_at")
+    // only an approval moves money, and says so once with the payout's ids
+    expect(s.lines).toEqual(status === "approved" ? ["PaynetEasy: payout paid 10.00 EUR (gateway approved) [payout=pnepo_1 gateway_order=77 client_order=pnepo_1]"] : [])
   })
 
   it("a declined two-step check keeps the reason too (check_declined is a refusal)", async () => {
