@@ -8,7 +8,7 @@
  * half-up on the decimal digits — the same rounding Medusa applies in its own capture/refund guards
  * (`roundToCurrencyPrecision`) — and written with exactly that many decimals by the gateway money module.
  */
-import { BigNumber } from "@medusajs/framework/utils"
+import { BigNumber, MedusaError } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import type BigNumberJs from "bignumber.js"
 import { currencyExponent, fromMinorUnits } from "../../gateway/money"
@@ -59,4 +59,36 @@ export function toGatewayCurrency(currency: string): string {
   const code = (currency ?? "").trim().toUpperCase()
   currencyExponent(code)
   return code
+}
+
+/** Signed minor units of a Medusa amount: an order summary's differences may be negative (an order paid more than it owes). */
+export function signedMinor(amount: BigNumberInput | null | undefined, currency: string): bigint {
+  const text = decimalText((amount ?? 0) as BigNumberInput)
+  return text.startsWith("-") ? -toMinor(text.slice(1), currency) : toMinor(text, currency)
+}
+
+/** A Medusa money row (Capture, Refund, shipping method): its raw amount when Medusa gives one, else its amount. */
+export type MoneyRow = { raw_amount?: unknown; amount?: unknown }
+
+/** The sum of Medusa money rows (a Payment's captures or refunds) in minor units; no rows is zero. */
+export function rowsMinor(rows: readonly MoneyRow[] | null | undefined, currency: string): bigint {
+  return (rows ?? []).reduce((n, r) => n + toMinor((r.raw_amount ?? r.amount ?? 0) as BigNumberInput, currency), 0n)
+}
+
+/**
+ * Minor units of an amount a person typed (an admin's rebill), refusing what the currency cannot hold: a negative
+ * amount or more decimals than its ISO 4217 exponent is an INVALID_DATA error, never silently rounded.
+ */
+export function exactMinor(amount: string | number, currency: string): bigint {
+  let text: string
+  try {
+    text = decimalText(amount)
+  } catch {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "amount must be a decimal number")
+  }
+  const fraction = (text.split(".")[1] ?? "").replace(/0+$/, "")
+  if (text.startsWith("-") || fraction.length > currencyExponent(currency)) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `amount must be positive with at most ${currencyExponent(currency)} decimals in ${currency.toUpperCase()}`)
+  }
+  return toMinor(amount, currency)
 }

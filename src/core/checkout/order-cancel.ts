@@ -17,7 +17,7 @@
  */
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { fromMinorUnits } from "../../gateway/money"
-import { toMinor } from "./amounts"
+import { rowsMinor, toMinor } from "./amounts"
 import { confirmedCaptureIds } from "./refund-room"
 import { holdReleased } from "./hold-release"
 import { pendingLedgerEntries } from "./session-data"
@@ -70,7 +70,7 @@ export function holdsBeforeCancel(payments: CancelablePayment[]): string[] {
     .filter((p) => isOurs(p) && !!p.currency_code && !holdReleased(p.data ?? undefined))
     .filter((p) => {
       const amount = toMinor((p.raw_amount ?? 0) as BigNumberInput, p.currency_code!)
-      const captured = (p.captures ?? []).reduce((n, r) => n + toMinor((r.raw_amount ?? r.amount ?? 0) as BigNumberInput, p.currency_code!), 0n)
+      const captured = rowsMinor(p.captures, p.currency_code!)
       return !!p.data?.orderId && p.data?.transactionType !== "sale" && amount > captured
     })
     .map((p) => p.id)
@@ -81,7 +81,7 @@ export function refundsBeforeCancel(payments: CancelablePayment[]): Array<{ paym
   const out: Array<{ payment_id: string; amount: string }> = []
   for (const p of payments) {
     if (!isOurs(p) || !p.currency_code) continue
-    const sum = (rows: Money[] | undefined) => (rows ?? []).reduce((n, r) => n + toMinor((r.raw_amount ?? r.amount ?? 0) as BigNumberInput, p.currency_code!), 0n)
+    const sum = (rows: Money[] | undefined) => rowsMinor(rows, p.currency_code!)
     const left = sum(p.captures) - sum(p.refunds)
     if (left > 0n) out.push({ payment_id: p.id, amount: fromMinorUnits(left, p.currency_code) })
   }

@@ -11,6 +11,7 @@
  * The refusal says why nothing may be charged, in the order the admin must act on it.
  */
 import { fromMinorUnits } from "../../gateway/money"
+import { rowsMinor, signedMinor, type MoneyRow } from "../checkout/amounts"
 
 export type RebillRefusal = { type: "rebill_pending" | "capture_authorized" | "no_balance"; message: string }
 
@@ -43,6 +44,23 @@ export type RebillBalanceInput = {
 }
 
 const text = (minor: bigint, currency: string) => (minor < 0n ? `-${fromMinorUnits(-minor, currency)}` : fromMinorUnits(minor, currency))
+
+/** An order's payment as the rebill reads it: its amount, its captures, canceled or not. */
+export type HoldingPayment = MoneyRow & { canceled_at?: unknown; captures?: MoneyRow[] | null }
+
+/**
+ * What the order's live payments hold authorized and have not captured, in minor units: the customer's money already
+ * promised. A canceled payment holds nothing; a payment captured in full (or more, never below zero) adds nothing.
+ */
+export function authorizedHeldMinor(payments: ReadonlyArray<HoldingPayment | null | undefined>, currency: string): bigint {
+  let held = 0n
+  for (const payment of payments) {
+    if (!payment || payment.canceled_at) continue
+    const left = signedMinor((payment.raw_amount ?? payment.amount ?? 0) as never, currency) - rowsMinor(payment.captures, currency)
+    if (left > 0n) held += left
+  }
+  return held
+}
 
 export function rebillBalance(i: RebillBalanceInput): RebillBalance {
   const currency = i.currency_code

@@ -1,5 +1,5 @@
 import { BigNumber } from "@medusajs/framework/utils"
-import { decimalText, toGatewayAmount, toGatewayCurrency, toMinor } from "../amounts"
+import { decimalText, toGatewayAmount, toGatewayCurrency, toMinor, exactMinor, rowsMinor, signedMinor } from "../amounts"
 
 describe("Medusa amount shapes → gateway amount", () => {
   it.each([
@@ -59,5 +59,30 @@ describe("toMinor's integer fast path agrees with BigNumber", () => {
       }),
       { numRuns: 2000 }
     )
+  })
+})
+
+describe("signed, summed and typed amounts (one rule each, used by cancel, refund room and rebill)", () => {
+  it("signedMinor keeps the sign of a summary's difference", () => {
+    expect(signedMinor("-3", "eur")).toBe(-300n)
+    expect(signedMinor({ value: "-10.42", precision: 20 } as never, "eur")).toBe(-1042n)
+    expect(signedMinor("1.234", "kwd")).toBe(1234n)
+    expect(signedMinor(null, "eur")).toBe(0n)
+  })
+
+  it("rowsMinor sums raw amounts before amounts, exactly, and no rows is zero", () => {
+    expect(rowsMinor([{ raw_amount: { value: "0.1", precision: 20 }, amount: 999 }, { amount: "0.2" }], "eur")).toBe(30n)
+    expect(rowsMinor(undefined, "eur")).toBe(0n)
+    expect(rowsMinor([{ amount: "5" }, { amount: "7" }], "jpy")).toBe(12n)
+  })
+
+  it("exactMinor refuses a negative amount, too many decimals for the currency, or no number at all; never rounds", () => {
+    expect(exactMinor("10.40", "eur")).toBe(1040n)
+    expect(exactMinor(5, "jpy")).toBe(5n)
+    expect(() => exactMinor("10.001", "eur")).toThrow(/at most 2 decimals in EUR/)
+    expect(() => exactMinor("1.5", "jpy")).toThrow(/at most 0 decimals in JPY/)
+    expect(() => exactMinor("-1", "eur")).toThrow(/must be positive/)
+    expect(() => exactMinor("ten", "eur")).toThrow(/must be a decimal number/)
+    expect(exactMinor("1.2340", "kwd")).toBe(1234n)
   })
 })

@@ -1,4 +1,4 @@
-import { rebillBalance, type RebillBalanceInput } from "../rebill-balance"
+import { authorizedHeldMinor, rebillBalance, type RebillBalanceInput } from "../rebill-balance"
 
 const base: RebillBalanceInput = {
   order_id: "order_1", customer_id: "cus_1", currency_code: "eur", totalMinor: 2084n, paidMinor: 1042n, outstandingMinor: 1042n,
@@ -34,5 +34,19 @@ describe("rebillBalance: what an admin rebill may charge", () => {
   it("writes amounts with the currency's ISO 4217 decimals", () => {
     expect(rebillBalance({ ...base, currency_code: "jpy", totalMinor: 3000n, paidMinor: 1500n, outstandingMinor: 1500n })).toMatchObject({ chargeable: "1500", total: "3000" })
     expect(rebillBalance({ ...base, currency_code: "kwd", totalMinor: 1234n, paidMinor: 0n, outstandingMinor: 1234n })).toMatchObject({ chargeable: "1.234" })
+  })
+})
+
+describe("authorizedHeldMinor: what the order's payments hold and have not captured", () => {
+  it("counts a live payment's uncaptured rest, never a canceled payment, never below zero", () => {
+    const payments = [
+      { raw_amount: { value: "10.42", precision: 20 }, captures: [{ raw_amount: { value: "4", precision: 20 } }] }, // 6.42 held
+      { amount: "5", canceled_at: new Date(), captures: [] }, // released
+      { amount: "3", captures: [{ amount: "3" }] }, // captured in full
+      { amount: "2", captures: [{ amount: "2.5" }] }, // over-captured as Medusa shows it: adds nothing
+      null,
+    ]
+    expect(authorizedHeldMinor(payments, "eur")).toBe(642n)
+    expect(authorizedHeldMinor([], "eur")).toBe(0n)
   })
 })

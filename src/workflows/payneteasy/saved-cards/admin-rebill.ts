@@ -27,30 +27,15 @@
 import {
   acquireLockStep, createOrderPaymentCollectionWorkflow, createPaymentSessionsWorkflow, releaseLockStep,
 } from "@medusajs/medusa/core-flows"
-import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules, PaymentCollectionStatus } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { PAYNETEASY_MODULE, paynetEasyModule } from "../../../modules/payneteasy"
-import { decimalText, toGatewayAmount, toMinor } from "../../../core/checkout/amounts"
-import { currencyExponent, fromMinorUnits } from "../../../gateway/money"
-import { rebillBalance, type PendingRebill, type RebillBalance, type RebillRefusal } from "../../../core/saved-cards/rebill-balance"
+import { exactMinor, signedMinor, toGatewayAmount, toMinor } from "../../../core/checkout/amounts"
+import { fromMinorUnits } from "../../../gateway/money"
+import { authorizedHeldMinor, rebillBalance, type PendingRebill, type RebillBalance, type RebillRefusal } from "../../../core/saved-cards/rebill-balance"
 import { rebillLockKey, recordRebillPayment } from "../../../core/saved-cards/rebill-outcome"
 import { lockKeyOfCollection } from "../../../core/locks/collection-lock"
-
-/** Minor units of an admin-typed amount, refusing what the currency cannot hold (no silent rounding). */
-function exactMinor(amount: string | number, currency: string): bigint {
-  let text: string
-  try {
-    text = decimalText(amount)
-  } catch {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, "amount must be a decimal number")
-  }
-  const fraction = (text.split(".")[1] ?? "").replace(/0+$/, "")
-  if (text.startsWith("-") || fraction.length > currencyExponent(currency)) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `amount must be positive with at most ${currencyExponent(currency)} decimals in ${currency.toUpperCase()}`)
-  }
-  return toMinor(amount, currency)
-}
 
 export type AdminRebillInput = { order_id: string; card_id: string; amount?: string | number; requested_by?: string }
 
@@ -87,12 +72,6 @@ async function paymentView(container: any, paymentId: string | null): Promise<Ad
   }
 }
 
-/** Signed minor units of a Medusa amount (the summary's differences may be negative: an order paid more than it owes). */
-function signedMinor(amount: BigNumberInput | null | undefined, currency: string): bigint {
-  const text = decimalText((amount ?? 0) as BigNumberInput)
-  return text.startsWith("-") ? -toMinor(text.slice(1), currency) : toMinor(text, currency)
-}
-
 const raw = (o: any, field: string) => o?.[`raw_${field}`] ?? o?.[field] ?? 0
 
 // "total" is asked for so that Query computes the summary as Medusa's order page shows it: without a total field it
@@ -118,15 +97,7 @@ export async function loadRebillBalance(container: MedusaContainer, orderId: str
   const currency = order.currency_code as string
   const summary = order.summary ?? {}
   // What the order's live payments hold authorized and have not captured: the customer's money already promised.
-  let authorizedMinor = 0n
-  for (const collection of order.payment_collections ?? []) {
-    for (const payment of collection?.payments ?? []) {
-      if (!payment || payment.canceled_at) continue
-      const captured = (payment.captures ?? []).reduce((sum: bigint, c: any) => sum + signedMinor(raw(c, "amount"), currency), 0n)
-      const held = signedMinor(raw(payment, "amount"), currency) - captured
-      if (held > 0n) authorizedMinor += held
-    }
-  }
+  const authorizedMinor = authorizedHeldMinor((order.payment_collections ?? []).flatMap((c: any) => c?.payments ?? []), currency)
   // A subscription's retried charge (recurring_payment_id set) uses the same record but is not owed by this order.
   const [row] = await service(container).listPaynetEasyRebills({ order_id: order.id, state: "pending", recurring_payment_id: null }, { take: 1, order: { created_at: "ASC" } })
   const pending: PendingRebill | null = row
