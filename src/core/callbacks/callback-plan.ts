@@ -13,6 +13,7 @@ import { isGiveBackNotice } from "./orphaned-payment"
 import type { PaymentLinks } from "./processing-reads"
 import type { ConfirmedEventFact } from "./reflect-later-event"
 import type { SessionInfo } from "./verify"
+import { paymentIdsText } from "../telemetry/payment-log"
 
 type Outcome = CallbackRow["outcome"]
 type Result = { outcome: Outcome; detail: string }
@@ -32,6 +33,8 @@ export type Planned<P> = { plan: P; warning?: string }
 
 /** A row whose processing is over: never processed again (a redelivered event is a no-op). */
 export const isDone = (row: Pick<CallbackRow, "outcome">) => row.outcome === "processed" || row.outcome === "ignored" || row.outcome === "flagged"
+/** A callback row's ids in the payment log's one shape (core/telemetry/payment-log.ts). */
+const rowIds = (row: CallbackRow) => paymentIdsText({ paymentSessionId: row.session_id, gatewayOrderId: row.orderid, clientOrderId: row.client_orderid })
 const final = (outcome: Outcome, detail: string, warning?: string): Planned<Plan> => ({ plan: { kind: "final", outcome, detail }, warning })
 
 /**
@@ -59,13 +62,13 @@ export function planCallback(
       return final(
         "flagged",
         `approved ${row.type} for a payment session that no longer exists (deleted after a cart change?): the shopper may have been charged with no order; a person must refund/void it at the gateway or create the order`,
-        `PaynetEasy: APPROVED ${row.type} for a payment session Medusa no longer has (orderid ${row.orderid}, client_orderid ${row.client_orderid}, amount ${row.amount ?? "?"} ${row.currency ?? ""}): the shopper may have paid with no order; callback ${row.id} flagged — refund or void it in the gateway's back office, or make the order by hand`
+        `PaynetEasy: APPROVED ${row.type} for a payment session Medusa no longer has (orderid ${row.orderid}, client_orderid ${row.client_orderid}, amount ${row.amount ?? "?"} ${row.currency ?? ""}): the shopper may have paid with no order; callback ${row.id} flagged — refund or void it in the gateway's back office, or make the order by hand` + rowIds(row)
       )
     }
     return final(
       "ignored",
       "genuine callback for an order with no Medusa payment session (deleted or not ours): a person must check it",
-      `PaynetEasy: genuine callback ${row.id} (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.type} ${row.status}) for an order Medusa does not know; check it in the gateway's back office`
+      `PaynetEasy: genuine callback ${row.id} (orderid ${row.orderid}, client_orderid ${row.client_orderid}, ${row.type} ${row.status}) for an order Medusa does not know; check it in the gateway's back office` + rowIds(row)
     )
   }
   if (isInitialTransactionType(row.type)) return { plan: { kind: "initial", callbackStatus: row.status, session, links } }
@@ -78,7 +81,7 @@ export function laterEventPlan(row: CallbackRow, session: SessionInfo, confirmat
     return final(
       "ignored",
       `not confirmed by STATUS: ${confirmation.reason}`,
-      `PaynetEasy: callback ${row.id} (${row.type} ${row.status} on order ${row.orderid}) is not confirmed by the gateway and was not recorded on any order: ${confirmation.reason}`
+      `PaynetEasy: callback ${row.id} (${row.type} ${row.status} on order ${row.orderid}) is not confirmed by the gateway and was not recorded on any order: ${confirmation.reason}` + rowIds(row)
     )
   }
   const e = confirmation.event
