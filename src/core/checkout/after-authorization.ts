@@ -10,6 +10,7 @@ import { isApproved, isDeclined, isInitialTransactionType } from "../../gateway/
 import { DEFAULT_PROCESSING_WINDOW_MS, isNotFound } from "../connection"
 import type { SessionData } from "./session-data"
 import { toGatewayAmount, toMinor } from "./amounts"
+import { fromMinorUnits } from "../../gateway/money"
 import { captureAmount } from "./capture-amount"
 import { assertNothingCaptured, assertRefundable } from "./refund-room"
 import type { ProviderContext } from "./context"
@@ -208,6 +209,25 @@ export async function releaseDeleted(ctx: ProviderContext, cradle: unknown, data
 }
 
 /**
+ * A settled preauth captured in part and refunded in full: the gateway refuses a VOID once settled, and a RETURN gives
+ * back only captured money, so the uncaptured rest of the hold cannot be released by any request (found from outside,
+ * issue 49). The cancel still ends (nothing else can be sent; Medusa never captures a canceled payment), and says so
+ * instead of claiming the hold released.
+ */
+function warnHoldLeft(ctx: ProviderContext, data: SessionData): void {
+  if (data.transactionType !== "preauth" || !data.currency) return
+  const authorized = toMinor(data.amount, data.currency)
+  const captured = (data.captures ?? []).filter((c) => c.status === "approved").reduce((n, c) => n + toMinor(c.amount, data.currency), 0n)
+  if (authorized - captured <= 0n) return
+  logOf(ctx, data)?.warn(
+    `PaynetEasy: the rest of the hold, ${fromMinorUnits(authorized - captured, data.currency)} ${data.currency.toUpperCase()} of ` +
+      `${toGatewayAmount(data.amount, data.currency)}, on gateway order ${data.orderId} could not be released: the gateway has settled the ` +
+      `order and refuses a VOID, and a RETURN gives back only captured money. Medusa will not capture it again (the payment is ` +
+      `canceled); the card's authorization lapses by itself`
+  )
+}
+
+/**
  * Void; when the gateway refuses it (e.g. settled), a full return (no amount = full reversal). Also what gives back the
  * payment of a session Medusa deleted (core/callbacks/orphaned-payment.ts).
  */
@@ -228,6 +248,7 @@ export async function giveBackInFull(ctx: ProviderContext, data: SessionData, co
     const now = await ctx.client.request("STATUS", statusOf(data)).catch(() => undefined)
     const kind = transactionTypeKey(transactionTypeOf(now))
     if (e instanceof GatewayRefusal && !!now && !idMismatch(now, data) && isApproved(now) && (kind === "void" || kind === "reversal")) {
+      if (kind === "reversal") warnHoldLeft(ctx, data)
       return { ...data, voided: true, gatewayStatus: now.status }
     }
     throw e

@@ -26,6 +26,9 @@ const captures = new Map<string, unknown>()
 const holders = new Map<string, { payment?: { id: string } | null; payment_collection?: { status: string; payments?: Array<{ id: string }> } }>()
 let seq = 0
 
+/** The provider's warnings (the cradle's logger), for tests that read them. */
+const providerWarnings: string[] = []
+
 /** Medusa's Capture and Refund rows of a Payment a cancel names (absent: none). */
 const paymentRows = new Map<string, { captures: Array<{ id: string; raw_amount: string }>; refunds: Array<{ id: string; raw_amount: string }> }>()
 
@@ -34,6 +37,7 @@ const refundRoom = new Map<string, { captured: string; refunded: string[]; data?
 
 function provider(extra: Record<string, unknown> = {}) {
   const cradle = {
+    logger: { info: () => undefined, warn: (m: string) => providerWarnings.push(m), error: () => undefined, debug: () => undefined },
     paymentSessionService: {
       list: async ({ id }: { id: string }) => [{ id, payment: null, payment_collection: { status: "awaiting", payments: [] }, ...holders.get(id) }],
     },
@@ -523,6 +527,27 @@ describe("provider ↔ sandbox", () => {
     const out = await p.cancelPayment({ data: rest.data, context: { idempotency_key: "pay_s" } })
     expect(out.data!.voided).toBe(true)
     expect(order(session_id).transactions.map((t) => `${t.type}/${t.amount}`)).toEqual(["sale/10.00", "reversal/3.00", "reversal/7.00"])
+  })
+
+  it("cancel of a settled, partly captured preauth refunded in full: the rest of the hold cannot be released (no VOID once settled, a RETURN refunds only captured money), and the warning says so with the payment's ids", async () => {
+    const { p, data, session_id } = await authorizedPayment("10")
+    captures.set("capt_part", "4")
+    const captured = await p.capturePayment({ data, context: { idempotency_key: "capt_part" } })
+    const orderid = order(session_id).orderid
+    sandbox.control.settle(orderid)
+    refundRoom.set("ref_part", { captured: "4", refunded: [], data: captured.data })
+    const refunded = await p.refundPayment({ data: captured.data, amount: "4", context: { idempotency_key: "ref_part" } })
+    paymentRows.set("pay_part", { captures: [{ id: "capt_part", raw_amount: "4" }], refunds: [{ id: "ref_part", raw_amount: "4" }] })
+    providerWarnings.length = 0
+    const out = await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_part" } })
+    // nothing more can be sent for it: marked released so that a second cancel sends nothing
+    expect(out.data!.voided).toBe(true)
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "capture/approved", "reversal/approved"])
+    expect(providerWarnings.filter((w) => /hold/.test(w))).toEqual([
+      `PaynetEasy: the rest of the hold, 6.00 EUR of 10.00, on gateway order ${orderid} could not be released: the gateway has settled the order and ` +
+        `refuses a VOID, and a RETURN gives back only captured money. Medusa will not capture it again (the payment is canceled); the card's ` +
+        `authorization lapses by itself [payment_session=${session_id} gateway_order=${orderid} client_order=${session_id}]`,
+    ])
   })
 
   describe("two money calls of one Payment at once (Medusa hands both the same data and writes each answer back)", () => {
