@@ -35,34 +35,46 @@ describe("alternateCalls", () => {
   })
 
   it("ends a round after maxRoundMs (but not before 20 pairs)", async () => {
-    const wait = () => new Promise((resolve) => setTimeout(resolve, 2))
-    const r = await alternateCalls({ ours: wait, floor: wait }, { rounds: 1, warmupRounds: 0, pairs: 1000, maxRoundMs: 10 })
-    expect(r.ours.n).toBeGreaterThanOrEqual(20)
-    expect(r.ours.n).toBeLessThan(200)
+    let t = 0
+    const step = async () => {
+      t += 0.1
+    }
+    // 0.2 ms a pair: a 10 ms round ends after 50 pairs; with 1 ms a pair, after the 20 it always takes
+    const r = await alternateCalls({ ours: step, floor: step }, { rounds: 1, warmupRounds: 0, pairs: 1000, maxRoundMs: 10, clock: () => t })
+    expect(r.ours.n).toBeGreaterThanOrEqual(49)
+    expect(r.ours.n).toBeLessThanOrEqual(51)
     expect(r.floor.n).toBe(r.ours.n)
+    const slow = async () => {
+      t += 0.5
+    }
+    const s = await alternateCalls({ ours: slow, floor: slow }, { rounds: 1, warmupRounds: 0, pairs: 1000, maxRoundMs: 10, clock: () => t })
+    expect(s.ours.n).toBe(20)
   })
 
-  it("gives each round the ratio of that round's medians and p99s", async () => {
-    let round = 0
+
+  it("gives each round the ratio of that round's medians and p99s (on a clock the test controls)", async () => {
+    let t = 0
     let calls = 0
-    // ours takes 30 ms a call in the first round and 90 ms in the second; the floor 10 ms throughout
-    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    // ours takes 30 ms a call in the first round and 90 ms in the second, with one slow call (120 / 360 ms) each; the floor 10 ms
     const r = await alternateCalls(
       {
         ours: async () => {
-          round = Math.floor(calls++ / 5)
-          await wait(round === 0 ? 30 : 90)
+          const round = Math.floor(calls / 5)
+          const slow = calls++ % 5 === 4
+          t += (round === 0 ? 30 : 90) * (slow ? 4 : 1)
         },
-        floor: () => wait(10),
+        floor: async () => {
+          t += 10
+        },
       },
-      { rounds: 2, warmupRounds: 0, pairs: 5 },
+      { rounds: 2, warmupRounds: 0, pairs: 5, clock: () => t },
     )
-    // 3× and 9× on an idle machine; a loaded one adds the same delay to every timer and pulls both toward 1
-    expect(r.roundRatios[0]).toBeGreaterThan(1.3)
-    expect(r.roundRatios[0]).toBeLessThan(6)
-    expect(r.roundRatios[1]).toBeGreaterThan(r.roundRatios[0] * 1.3)
-    expect(r.p99Ratios[1]).toBeGreaterThan(r.p99Ratios[0])
+    expect(r.roundRatios).toEqual([3, 9])
+    expect(r.p99Ratios[0]).toBeCloseTo(11.64, 2)
+    expect(r.p99Ratios[1]).toBeCloseTo(34.92, 2)
+    expect(r.ours.n).toBe(10)
   })
+
 })
 
 describe("figure", () => {
