@@ -22,7 +22,7 @@
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { fromMinorUnits } from "../../gateway/money"
-import { rowsMinor } from "./amounts"
+import { toMinor } from "./amounts"
 import { isApproved } from "../../gateway/statuses"
 import { sessionDataSchema } from "./session-data"
 
@@ -49,7 +49,7 @@ export async function assertRefundable(cradle: unknown, refundId: string, amount
       `PaynetEasy refund: cannot read Medusa's captures and refunds of refund ${refundId} (${(e as Error).message}); nothing was returned`
     )
   }
-  const sum = (rows: Row[] | undefined) => rowsMinor(rows, currency)
+  const sum = (rows: Row[] | undefined) => (rows ?? []).reduce((n, r) => n + toMinor((r.raw_amount ?? r.amount ?? 0) as BigNumberInput, currency), 0n)
   const confirmed = confirmedCaptureIds(payment.data ?? undefined)
   const waiting = sum(payment.captures?.filter((c) => confirmed !== "all" && !confirmed.has(c.id)))
   const room = sum(payment.captures) - waiting - sum(payment.refunds?.filter((r) => r.id !== refundId))
@@ -59,36 +59,6 @@ export async function assertRefundable(cradle: unknown, refundId: string, amount
       MedusaError.Types.INVALID_DATA,
       `PaynetEasy refund of ${fromMinorUnits(amount, currency)} is more than what was captured and not refunded yet ` +
         `(${fromMinorUnits(room > 0n ? room : 0n, currency)})${why}; nothing was returned`
-    )
-  }
-}
-
-/**
- * Refuses (nothing sent) a cancel of a Payment that Medusa's rows show captured and not refunded. A VOID of a preauth
- * with a capture voids that capture too, and a full RETURN returns it: the money would go back to the shopper while
- * Medusa still counts it paid (no Refund, no order transaction). Medusa's own order cancel refunds captured money
- * first (and the plugin's cancel route does that too, order-cancel.ts), so a cancel that reaches here with captured
- * money is another workflow's: Medusa's order edit, exchange and claim confirms cancel a partly captured collection's
- * Payment (createOrUpdateOrderPaymentCollectionWorkflow), found from outside (issue 49).
- */
-export async function assertNothingCaptured(cradle: unknown, paymentId: string, currency: string): Promise<void> {
-  let payment: { captures?: Row[]; refunds?: Row[] }
-  try {
-    payment = await (cradle as Services).paymentService.retrieve(paymentId, { select: ["id", "data"], relations: ["captures", "refunds"] })
-  } catch (e) {
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `PaynetEasy cancel: cannot read Medusa's captures and refunds of payment ${paymentId} (${(e as Error).message}); nothing was sent`
-    )
-  }
-  const sum = (rows: Row[] | undefined) => rowsMinor(rows, currency)
-  const kept = sum(payment.captures) - sum(payment.refunds)
-  if (kept > 0n) {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      `PaynetEasy: payment ${paymentId} has ${fromMinorUnits(kept, currency)} captured and not refunded; canceling it would give that ` +
-        `money back to the shopper while the order still counts it paid. Nothing was sent. Capture the rest of the payment, or ` +
-        `refund what was captured, then try again`
     )
   }
 }
