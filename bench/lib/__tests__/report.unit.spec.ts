@@ -51,7 +51,6 @@ describe("alternateCalls", () => {
     expect(s.ours.n).toBe(20)
   })
 
-
   it("gives each round the ratio of that round's medians and p99s (on a clock the test controls)", async () => {
     let t = 0
     let calls = 0
@@ -74,7 +73,6 @@ describe("alternateCalls", () => {
     expect(r.p99Ratios[1]).toBeCloseTo(34.92, 2)
     expect(r.ours.n).toBe(10)
   })
-
 })
 
 describe("figure", () => {

@@ -9,7 +9,7 @@ import type { BigNumberInput } from "@medusajs/framework/types"
 import { isApproved, isDeclined, isInitialTransactionType } from "../../gateway/statuses"
 import { DEFAULT_PROCESSING_WINDOW_MS, isNotFound } from "../connection"
 import type { SessionData } from "./session-data"
-import { toGatewayAmount, toMinor } from "./amounts"
+import { rowsMinor, toGatewayAmount, toMinor } from "./amounts"
 import { fromMinorUnits } from "../../gateway/money"
 import { captureAmount } from "./capture-amount"
 import { assertRefundable } from "./refund-room"
@@ -216,8 +216,9 @@ export async function releaseDeleted(ctx: ProviderContext, cradle: unknown, data
 function warnHoldLeft(ctx: ProviderContext, data: SessionData): void {
   if (data.transactionType !== "preauth" || !data.currency) return
   const authorized = toMinor(data.amount, data.currency)
-  const captured = (data.captures ?? []).filter((c) => c.status === "approved").reduce((n, c) => n + toMinor(c.amount, data.currency), 0n)
-  if (authorized - captured <= 0n) return
+  const captured = rowsMinor(data.captures?.filter((c) => c.status === "approved"), data.currency)
+  // only a preauth captured in part: one never captured is released by a VOID or a RETURN, and says nothing here
+  if (captured === 0n || authorized - captured <= 0n) return
   logOf(ctx, data)?.warn(
     `PaynetEasy: the rest of the hold, ${fromMinorUnits(authorized - captured, data.currency)} ${data.currency.toUpperCase()} of ` +
       `${toGatewayAmount(data.amount, data.currency)}, on gateway order ${data.orderId} could not be released: the gateway has settled the ` +

@@ -81,8 +81,7 @@ export function refundsBeforeCancel(payments: CancelablePayment[]): Array<{ paym
   const out: Array<{ payment_id: string; amount: string }> = []
   for (const p of payments) {
     if (!isOurs(p) || !p.currency_code) continue
-    const sum = (rows: Money[] | undefined) => rowsMinor(rows, p.currency_code!)
-    const left = sum(p.captures) - sum(p.refunds)
+    const left = rowsMinor(p.captures, p.currency_code) - rowsMinor(p.refunds, p.currency_code)
     if (left > 0n) out.push({ payment_id: p.id, amount: fromMinorUnits(left, p.currency_code) })
   }
   return out

@@ -22,7 +22,7 @@
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { fromMinorUnits } from "../../gateway/money"
-import { toMinor } from "./amounts"
+import { rowsMinor } from "./amounts"
 import { isApproved } from "../../gateway/statuses"
 import { sessionDataSchema } from "./session-data"
 
@@ -49,7 +49,7 @@ export async function assertRefundable(cradle: unknown, refundId: string, amount
       `PaynetEasy refund: cannot read Medusa's captures and refunds of refund ${refundId} (${(e as Error).message}); nothing was returned`
     )
   }
-  const sum = (rows: Row[] | undefined) => (rows ?? []).reduce((n, r) => n + toMinor((r.raw_amount ?? r.amount ?? 0) as BigNumberInput, currency), 0n)
+  const sum = (rows: Row[] | undefined) => rowsMinor(rows, currency)
   const confirmed = confirmedCaptureIds(payment.data ?? undefined)
   const waiting = sum(payment.captures?.filter((c) => confirmed !== "all" && !confirmed.has(c.id)))
   const room = sum(payment.captures) - waiting - sum(payment.refunds?.filter((r) => r.id !== refundId))
