@@ -123,7 +123,17 @@ medusaIntegrationTestRunner({
       expect([single.status, single.data]).toEqual([201, expect.anything()])
       const twoStep = await api.post("/admin/payneteasy/payouts", { method: "two_step", amount: "6.00", currency_code: "EUR", destination: { type: "card", card_number: PAN2 } }, payoutHeaders("scan-key-2-" + Date.now())).catch((e: any) => e.response)
       expect(twoStep.status).toBe(201)
-      await waitFor("two-step payout checked", async () => (await api.get(`/admin/payneteasy/payouts/${twoStep.data.payout.id}`, admin_)).data.payout.status === "checked")
+      // the check settles in the background: wait until it is no longer on its way, then say which way it went (a
+      // failure names the status instead of only timing out; CI on a busy machine once gave up at 30 s)
+      const checkedStatus = await waitFor(
+        "two-step payout's check to settle",
+        async () => {
+          const status = (await api.get(`/admin/payneteasy/payouts/${twoStep.data.payout.id}`, admin_)).data.payout.status as string
+          return ["pending", "form_issued", "checking"].includes(status) ? undefined : status
+        },
+        90_000
+      )
+      expect(checkedStatus).toBe("checked")
       await api.post(`/admin/payneteasy/payouts/${twoStep.data.payout.id}/confirm`, {}, payoutHeaders("scan-key-3-" + Date.now()))
 
       // Every admin read route, the doctor, "check at the gateway", and the storefront's view of the sessions.

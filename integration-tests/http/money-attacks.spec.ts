@@ -407,6 +407,34 @@ medusaIntegrationTestRunner({
         return { ...placed, orderId, editCollectionId: open.id as string }
       }
 
+      it("an order edit of a partly captured order never gives the captured money back: nothing is sent, Medusa keeps the Payment and counts what the gateway holds", async () => {
+        // Found from outside (issue 49): Medusa's edit confirm cancels a partly captured (still "authorized")
+        // collection's Payment; the VOID that followed also voided the capture: Medusa paid 4, the gateway held nothing,
+        // and the order could be neither refunded nor canceled. The provider now refuses that cancel (Medusa's step
+        // logs the refusal and goes on: the edit is confirmed, its new collection asks for what is still owed).
+        const placed = await placedOrder(PROVIDER_IDS.hosted)
+        const orderId = placed.order.id
+        const [payment] = await paymentsOf(placed.collectionId)
+        expect((await answer(api.post(`/admin/payments/${payment.id}/capture`, { amount: 4 }, admin))).status).toBe(200)
+        expect(ledger(placed.orderid)).toEqual(["preauth approved", "capture approved"])
+        await api.post("/admin/order-edits", { order_id: orderId }, admin)
+        await api.post(`/admin/order-edits/${orderId}/items`, { items: [{ variant_id: store.variantId, quantity: 1 }] }, admin)
+        await api.post(`/admin/order-edits/${orderId}/request`, {}, admin)
+        const confirmed = await answer(api.post(`/admin/order-edits/${orderId}/confirm`, {}, admin))
+        expect(confirmed.status).toBe(200)
+        expect(ledger(placed.orderid)).toEqual(["preauth approved", "capture approved"])
+        const [after] = await paymentsOf(placed.collectionId)
+        expect(after.canceled_at).toBeFalsy()
+        const fields = "id,total,summary,*payment_collections"
+        const order = (await api.get(`/admin/orders/${orderId}?fields=${encodeURIComponent(fields)}`, admin)).data.order
+        expect(order.summary.paid_total).toBe(4)
+        const open = order.payment_collections.filter((c: any) => c.id !== placed.collectionId && c.status === "not_paid")
+        expect(open.map((c: any) => c.amount)).toEqual([order.total - 4])
+        // nothing is stuck: the captured money can be refunded (the attack found it refused, "the order is voided")
+        expect((await answer(api.post(`/admin/payments/${payment.id}/refund`, { amount: 4 }, admin))).status).toBe(200)
+        expect(ledger(placed.orderid)).toEqual(["preauth approved", "capture approved", "reversal approved"])
+      })
+
       it("a card charge racing a new session on it: never a 5xx, and a charge either keeps its session or is given back once", async () => {
         const { cart, orderid, collectionId, editCollectionId } = await editedOrder()
         const first = await newSession(editCollectionId, PROVIDER_IDS.direct, { payer: payerFromCart(cart) })

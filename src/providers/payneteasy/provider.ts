@@ -119,7 +119,7 @@ export class PaynetEasyProviderService extends AbstractPaymentProvider<PaynetEas
 
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const id = input.context?.idempotency_key
-    return { data: await this.onLedger(id && { payment: id }, input.data, (data) => cancel(this.ctx(), data, id)) }
+    return { data: await this.onLedger(id && { payment: id }, input.data, (data) => cancel(this.ctx(), this.container, data, id)) }
   }
 
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {

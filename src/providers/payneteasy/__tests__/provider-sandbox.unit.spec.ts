@@ -29,8 +29,11 @@ let seq = 0
 /** The provider's warnings (the cradle's logger), for tests that read them. */
 const providerWarnings: string[] = []
 
-/** Medusa's Capture and Refund rows of a Payment a cancel names (absent: none). */
-const paymentRows = new Map<string, { captures: Array<{ id: string; raw_amount: string }>; refunds: Array<{ id: string; raw_amount: string }> }>()
+/** Medusa's Capture and Refund rows of a Payment a cancel names (absent: none), and its `captured_at` (set: captured in full). */
+const paymentRows = new Map<
+  string,
+  { captured_at?: string; captures: Array<{ id: string; raw_amount: string }>; refunds: Array<{ id: string; raw_amount: string }> }
+>()
 
 /** Medusa's captured and refunded amounts of the payment behind a refund id (absent: room for any refund). */
 const refundRoom = new Map<string, { captured: string; refunded: string[]; data?: Record<string, unknown> }>()
@@ -516,11 +519,30 @@ describe("provider ↔ sandbox", () => {
     expect(auth.status).toBe(PaymentSessionStatus.CAPTURED)
     sandbox.control.settle(order(session_id).orderid)
     const refunded = await p.refundPayment({ data: auth.data, amount: "3", context: { idempotency_key: "ref_s" } })
+    // captured in full at authorization (Medusa set captured_at): the cart completion's compensation, no order was made
+    paymentRows.set("pay_s", { captured_at: "2026-12-04T00:00:00Z", captures: [{ id: "capt_sale", raw_amount: "10" }], refunds: [{ id: "ref_s", raw_amount: "3" }] })
     const out = await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_s" } })
     expect(out.data!.voided).toBe(true)
     expect(order(session_id)).toMatchObject({ returned: "10.00" })
     await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_s" } }) // stale data, nothing left
     expect(order(session_id).transactions.map((t) => `${t.type}/${t.amount}`)).toEqual(["sale/10.00", "reversal/3.00", "reversal/7.00"])
+  })
+
+  it("cancel of a partly captured preauth (an order edit's collection cancel) is refused with nothing sent; refunded in full, the cancel releases the rest", async () => {
+    const { p, data, session_id } = await authorizedPayment("10")
+    captures.set("capt_pc", "4")
+    const captured = await p.capturePayment({ data, context: { idempotency_key: "capt_pc" } })
+    paymentRows.set("pay_pc", { captures: [{ id: "capt_pc", raw_amount: "4" }], refunds: [] })
+    await expect(p.cancelPayment({ data: captured.data, context: { idempotency_key: "pay_pc" } })).rejects.toThrow(
+      /payment pay_pc has 4\.00 captured and not refunded; canceling it would give that money back .* Nothing was sent/
+    )
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "capture/approved"])
+    refundRoom.set("ref_pc", { captured: "4", refunded: [], data: captured.data })
+    const refunded = await p.refundPayment({ data: captured.data, amount: "4", context: { idempotency_key: "ref_pc" } })
+    paymentRows.set("pay_pc", { captures: [{ id: "capt_pc", raw_amount: "4" }], refunds: [{ id: "ref_pc", raw_amount: "4" }] })
+    const out = await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_pc" } })
+    expect(out.data!.voided).toBe(true)
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "capture/approved", "reversal/approved", "void/approved"])
   })
 
   it("cancel of a settled, partly captured preauth refunded in full: the rest of the hold cannot be released (no VOID once settled, a RETURN refunds only captured money), and the warning says so with the payment's ids", async () => {
