@@ -12,7 +12,7 @@ import type { SessionData } from "./session-data"
 import { rowsMinor, toGatewayAmount, toMinor } from "./amounts"
 import { fromMinorUnits } from "../../gateway/money"
 import { captureAmount } from "./capture-amount"
-import { assertNotPartlyCaptured, assertRefundable } from "./refund-room"
+import { assertNoCaptureKept, assertRefundable } from "./refund-room"
 import type { ProviderContext } from "./context"
 import { GatewayRefusal } from "./errors"
 import { followUp, type FollowOp, type FollowOutcome } from "./follow-up"
@@ -112,7 +112,7 @@ export async function refund(ctx: ProviderContext, cradle: unknown, data: Sessio
  * Payment holds (found by saved-card-payments.spec.ts, "two renewals of the same period at the same time": a
  * captured Payment in Medusa, a voided sale at the gateway). Such a rollback sends nothing; a session that is left
  * without a Payment is reconciliation's to settle (and the attention queue's, when paid without an order).
- * A Payment Medusa shows partly captured is not canceled at all (refund-room.ts `assertNotPartlyCaptured`).
+ * A preauth with captured money is not canceled at all (refund-room.ts `assertNoCaptureKept`).
  */
 export async function cancel(ctx: ProviderContext, cradle: unknown, data: SessionData, cancelId: string | undefined): Promise<Data> {
   // released already (or its release still pending), or nothing was ever sent to the gateway; a release the gateway
@@ -125,7 +125,7 @@ export async function cancel(ctx: ProviderContext, cradle: unknown, data: Sessio
     return data
   }
   refuseWhileUnshown(data, new Date(), windowOf(ctx), "cancel")
-  await assertNotPartlyCaptured(cradle, cancelId, data.currency)
+  await assertNoCaptureKept(cradle, cancelId, data.transactionType, data.currency)
   const reply = await gatewayValue("STATUS", () => ctx.client.request("STATUS", statusOf(data)))
   // A reply about another order says nothing of this one (its "approved void" would leave this hold on the card).
   const mismatch = idMismatch(reply, data)

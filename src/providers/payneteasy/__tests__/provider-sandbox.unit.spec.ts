@@ -29,7 +29,7 @@ let seq = 0
 /** The provider's warnings (the cradle's logger), for tests that read them. */
 const providerWarnings: string[] = []
 
-/** Medusa's Capture and Refund rows of a Payment a cancel names (absent: none), and its `captured_at` (set: captured in full). */
+/** Medusa's Capture and Refund rows of a Payment a cancel names (absent: none), and its `captured_at` once captured in full. */
 const paymentRows = new Map<
   string,
   { captured_at?: string; captures: Array<{ id: string; raw_amount: string }>; refunds: Array<{ id: string; raw_amount: string }> }
@@ -519,8 +519,8 @@ describe("provider ↔ sandbox", () => {
     expect(auth.status).toBe(PaymentSessionStatus.CAPTURED)
     sandbox.control.settle(order(session_id).orderid)
     const refunded = await p.refundPayment({ data: auth.data, amount: "3", context: { idempotency_key: "ref_s" } })
-    // captured in full at authorization (Medusa set captured_at): the cart completion's compensation, no order was made
-    paymentRows.set("pay_s", { captured_at: "2026-12-04T00:00:00Z", captures: [{ id: "capt_sale", raw_amount: "10" }], refunds: [{ id: "ref_s", raw_amount: "3" }] })
+    // a sale, captured at authorization: only the cart completion's compensation cancels it (no order was made)
+    paymentRows.set("pay_s", { captures: [{ id: "capt_sale", raw_amount: "10" }], refunds: [{ id: "ref_s", raw_amount: "3" }] })
     const out = await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_s" } })
     expect(out.data!.voided).toBe(true)
     expect(order(session_id)).toMatchObject({ returned: "10.00" })
@@ -543,6 +543,19 @@ describe("provider ↔ sandbox", () => {
     const out = await p.cancelPayment({ data: refunded.data, context: { idempotency_key: "pay_pc" } })
     expect(out.data!.voided).toBe(true)
     expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "capture/approved", "reversal/approved", "void/approved"])
+  })
+
+  it("cancel of a preauth captured in full (a capture of the rest that landed before an edit's collection cancel) is refused with nothing sent", async () => {
+    // found from outside: Medusa's collection cancel reads the Payment before the admin's capture of the rest lands,
+    // and the VOID that followed took back 10.00 Medusa counted paid
+    const { p, data, session_id } = await authorizedPayment("10")
+    captures.set("capt_all", "10")
+    const captured = await p.capturePayment({ data, context: { idempotency_key: "capt_all" } })
+    paymentRows.set("pay_all", { captured_at: "2026-12-04T22:00:00Z", captures: [{ id: "capt_all", raw_amount: "10" }], refunds: [] })
+    await expect(p.cancelPayment({ data: captured.data, context: { idempotency_key: "pay_all" } })).rejects.toThrow(
+      /payment pay_all has 10\.00 captured and not refunded; .* Nothing was sent/
+    )
+    expect(order(session_id).transactions.map((t) => `${t.type}/${t.status}`)).toEqual(["preauth/approved", "capture/approved"])
   })
 
   it("cancel of a settled, partly captured preauth refunded in full: the rest of the hold cannot be released (no VOID once settled, a RETURN refunds only captured money), and the warning says so with the payment's ids", async () => {
