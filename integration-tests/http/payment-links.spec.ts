@@ -526,6 +526,34 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("a link never asks more than the order owes", () => {
+      it("an edit's collection made for the whole difference, then the rest of the old Payment captured: the link asks and charges only what is still owed", async () => {
+        // found from outside (issue 49): capture 4 of 10.42, edit +1 (the old Payment's cancel is refused, the new
+        // collection asks 16.84), capture the rest 6.42 on the old Payment: the link still charged 16.84, 6.42 twice
+        const orderId = await paidGuestOrder(PROVIDER_IDS.hosted)
+        const [checkoutPayment] = (await orderView(orderId)).payment_collections[0].payments
+        expect((await api.post(`/admin/payments/${checkoutPayment.id}/capture`, { amount: 4 }, admin)).status).toBe(200)
+        await editAddItem(getContainer(), orderId)
+        const collection = unpaidCollection(await orderView(orderId))
+        expect(shortest(collection.amount)).toBe("16.84")
+        expect((await api.post(`/admin/payments/${checkoutPayment.id}/capture`, { amount: 6.42 }, admin)).status).toBe(200)
+        expect(outstanding(await orderView(orderId))).toBe("10.42")
+        const got = await api.get(`/store/payneteasy/payment-collections/${collection.id}?order_id=${orderId}`, storeHeaders(store))
+        expect(got.data.payment_link).toMatchObject({ state: "payable", amount: "10.42" })
+        const pay = await api.post(`/store/payneteasy/payment-collections/${collection.id}/pay`, { order_id: orderId }, storeHeaders(store))
+        await payHostedPage(pay.data.redirect_url, CARD)
+        await callbackProcessed(pay.data.payment_session_id)
+        expect(sandbox().control.byClientOrderId(pay.data.payment_session_id)[0]).toMatchObject({ amount: "10.42" })
+        const [payment] = await paymentsOf(orderId, collection.id)
+        expect((await api.post(`/admin/payments/${payment.id}/capture`, {}, admin)).status).toBe(200)
+        const after = await orderView(orderId)
+        expect([shortest(after.total), outstanding(after)]).toEqual(["20.84", "0"])
+        // owed nothing: the link says so and sends nothing
+        const done = await api.get(`/store/payneteasy/payment-collections/${collection.id}?order_id=${orderId}`, storeHeaders(store))
+        expect(done.data.payment_link.state).toBe("paid")
+      })
+    })
+
     // ---- what an order comes to owe, by Medusa's own workflows (the admin routes run them as the dashboard does) ----
     const ADDRESS = { first_name: "Flow", last_name: "Shopper", address_1: "7 Owing St", city: "Berlin", postal_code: "10117", phone: "+49302222222" }
 

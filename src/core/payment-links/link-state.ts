@@ -2,10 +2,13 @@
  * What a payment link may pay, decided from Medusa's own records only (issue 50). The collection id is the capability:
  * whoever holds the link may pay a guest order's collection — that is what a payment link is — but never a collection
  * that is paid or authorized, canceled, a cart's (checkout pays those), or of an order that is canceled or still a
- * draft. The amount is the collection's, in integer minor units, never anything a page sent.
+ * draft. The amount is the collection's, in integer minor units, never anything a page sent, and never more than the
+ * order still owes (its summary's pending difference): Medusa leaves a collection's amount as it was made while the
+ * order moves on, e.g. an admin capturing the rest of the old Payment after an edit's new collection was made for the
+ * whole difference (found from outside, issue 49: the link charged 6.42 twice).
  */
 import { paidCollectionRefusal, type CollectionFacts } from "../checkout/paid-collection"
-import { toMinor } from "../checkout/amounts"
+import { signedMinor, toMinor } from "../checkout/amounts"
 import { fromMinorUnits } from "../../gateway/money"
 
 export interface LinkCollection extends CollectionFacts {
@@ -20,6 +23,8 @@ export interface LinkOrder {
   status?: string | null
   is_draft_order?: boolean | null
   customer_id?: string | null
+  /** Medusa's order summary: what the order still owes is its pending difference (absent: the collection decides) */
+  summary?: { pending_difference?: unknown; raw_pending_difference?: unknown } | null
 }
 
 export interface LinkFacts {
@@ -51,6 +56,16 @@ export function linkState(f: LinkFacts): LinkState {
     amountMinor = toMinor(c.amount as string, currency)
   } catch {
     return { state: "nothing_owed" }
+  }
+  const pending = f.order.summary?.raw_pending_difference ?? f.order.summary?.pending_difference
+  if (pending != null) {
+    let owedMinor: bigint
+    try {
+      owedMinor = signedMinor(pending as string, currency)
+    } catch {
+      return { state: "nothing_owed" }
+    }
+    if (owedMinor < amountMinor) amountMinor = owedMinor
   }
   if (amountMinor <= 0n) return { state: "nothing_owed" }
   return { state: "payable", amount: fromMinorUnits(amountMinor, currency), amountMinor, currency }

@@ -20,6 +20,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
+import { toMinor } from "../checkout/amounts"
 import { settleSession } from "../checkout/settle-session"
 import { gatewayConfigFor } from "../connection/providers"
 import { LOCK_KEYS } from "../locks/lock-keys"
@@ -208,6 +209,11 @@ async function newSession(container: MedusaContainer, records: LinkRecords, prov
       const settledBefore = new Set((records.collection?.payment_sessions ?? []).filter(reachedGateway).map((s) => s.id))
       if ((now.collection?.payment_sessions ?? []).some((s) => reachedGateway(s) && !settledBefore.has(s.id))) {
         throw new MedusaError(MedusaError.Types.CONFLICT, IN_PROGRESS)
+      }
+      // the order owes less than the collection asks (link-state.ts): the collection is set to what is owed first, as
+      // Medusa's own order workflow updates an unpaid collection, since its session workflow charges the collection's amount
+      if (state.amountMinor < toMinor(now.collection!.amount as string, state.currency)) {
+        await container.resolve(Modules.PAYMENT).updatePaymentCollections(collectionId, { amount: state.amount })
       }
       const { result } = await createPaymentSessionsWorkflow(container).run({
         input: {

@@ -46,7 +46,7 @@ const COLLECTION_FIELDS = [
 ]
 
 const ORDER_FIELDS = [
-  "id", "display_id", "status", "is_draft_order", "currency_code", "email", "customer_id", "region_id",
+  "id", "display_id", "status", "is_draft_order", "currency_code", "email", "customer_id", "region_id", "summary",
   "customer.id", "customer.has_account",
   "billing_address.*", "shipping_address.*",
   "items.*",

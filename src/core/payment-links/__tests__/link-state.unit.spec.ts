@@ -17,6 +17,18 @@ describe("linkState", () => {
     expect(linkState({ collection: collection({ amount: "1.2345", currency_code: "kwd" }), order })).toMatchObject({ amount: "1.235", amountMinor: 1235n })
   })
 
+  it("never more than the order still owes: the pending difference caps the collection's amount; nothing owed, nothing payable", () => {
+    // an edit's collection made for 16.84, then the rest of the old Payment (6.42) captured: 10.42 is still owed
+    const owes = (pending: unknown) => ({ ...order, summary: { pending_difference: 0, raw_pending_difference: pending } })
+    expect(linkState({ collection: collection({ amount: "16.84" }), order: owes({ value: "10.42", precision: 20 }) })).toEqual({
+      state: "payable", amount: "10.42", amountMinor: 1042n, currency: "EUR",
+    })
+    expect(linkState({ collection: collection({ amount: "16.84" }), order: owes("20") })).toMatchObject({ amount: "16.84", amountMinor: 1684n })
+    expect(linkState({ collection: collection(), order: owes("0") })).toEqual({ state: "nothing_owed" })
+    expect(linkState({ collection: collection(), order: owes({ value: "-6.42", precision: 20 }) })).toEqual({ state: "nothing_owed" })
+    expect(linkState({ collection: collection(), order: { ...order, summary: { pending_difference: "0.01" } } })).toMatchObject({ amountMinor: 1n })
+  })
+
   it("paid, authorized or holding a live Payment: paid", () => {
     for (const status of ["authorized", "partially_authorized", "partially_captured", "completed"]) {
       expect(linkState({ collection: collection({ status }), order })).toEqual({ state: "paid" })
